@@ -1,0 +1,122 @@
+import Cog
+import CogBenchCases
+
+/// Cog behind the benchmark adapter.
+///
+/// Mapping: `signal` = manual cog, `computed` = automatic cog (reads in its body go through
+/// `Cogs`' subscript, which tracks the running body), `effect` = reaction, `withBatch` = turn,
+/// `write` outside a batch = a turn of one write. Inside a batch, signal reads go through the
+/// turn's writer and see the values written earlier in the batch (as in the JS frameworks).
+/// A write or batch made inside an effect is scheduled from the reaction as a later turn.
+///
+/// Methods are `@inlinable` so that a case specialized for this system calls Cog's API
+/// directly, with no witness-table call per read.
+@MainActor
+public final class CogSystem: ReactiveSystem {
+  public nonisolated static var id: String { "cog" }
+  public nonisolated static var capabilities: SystemCapabilities { .all }
+
+  public let cogs = Cogs(reservingRows: 1024)
+  @usableFromInline var writer: CogWriter?
+  /// The reaction whose body is running (to schedule writes made inside an effect).
+  @usableFromInline var reaction: CogReactionContext?
+  @usableFromInline var built: [CogReaction] = []
+
+  public init() {}
+
+  @inlinable
+  public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
+    SignalHandle(raw: Cog(initial))
+  }
+
+  @inlinable
+  public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
+    ComputedHandle(raw: Cog { (_: CogContext<T>) in body() })
+  }
+
+  @inlinable
+  public func effect(_ body: @escaping () -> Void) {
+    built.append(
+      cogs.react("effect") { [unowned self] c in
+        let outer = self.reaction
+        self.reaction = c
+        body()
+        self.reaction = outer
+      })
+  }
+
+  @inlinable
+  public func read<T>(_ signal: SignalHandle<T>) -> T {
+    let cog = unsafeDowncast(signal.raw, to: Cog<T>.self)
+    if let writer { return writer[cog] }
+    return cogs[cog]
+  }
+
+  @inlinable
+  public func read<T>(_ computed: ComputedHandle<T>) -> T {
+    cogs[unsafeDowncast(computed.raw, to: Cog<T>.self)]
+  }
+
+  @inlinable
+  public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
+    let cog = unsafeDowncast(signal.raw, to: Cog<T>.self)
+    if let writer {
+      writer[cog] = value
+    } else if collected != nil {
+      collected!.append { w in w[cog] = value }
+    } else if let reaction {
+      reaction.turn("write") { w in w[cog] = value }
+    } else {
+      cogs.turn("write") { w in w[cog] = value }
+    }
+  }
+
+  @inlinable
+  public func withBatch(_ body: () -> Void) {
+    if writer != nil || collected != nil {
+      body()  // nested batch: part of the outer one
+    } else if let reaction {
+      // Inside an effect: the batch's writes become one turn scheduled by the reaction.
+      collected = []
+      body()
+      let writes = collected!
+      collected = nil
+      reaction.turn("batch") { w in for write in writes { write(w) } }
+    } else {
+      cogs.turn("batch") { w in
+        writer = w
+        body()
+        writer = nil
+      }
+    }
+  }
+
+  /// Writes of a batch opened inside an effect, applied by a scheduled turn.
+  @usableFromInline var collected: [(CogWriter) -> Void]?
+
+  @inlinable
+  public func withBuild<R>(_ body: () -> R) -> R { body() }
+
+  public func cleanup() {
+    for r in built { r.cancel() }
+    built.removeAll()
+  }
+}
+
+extension CogSystem: KeyedReactiveSystem {
+  @inlinable
+  public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
+    KeyedHandle(raw: CogBox { (key: K, _: CogContext<T>) in body(key) })
+  }
+
+  @inlinable
+  public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    cogs[unsafeDowncast(box.raw, to: CogBox<K, T>.self)[key]]
+  }
+
+  /// Drops the key's row (if nothing observes it), as an app does when a key is gone.
+  @inlinable
+  public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
+    cogs.evict(unsafeDowncast(box.raw, to: CogBox<K, T>.self)[key])
+  }
+}

@@ -1,0 +1,86 @@
+// swift-tools-version: 6.0
+//
+// Cog: a data-oriented reactive state runtime (Sources/, Layouts/) and the workbench that
+// measures it (Benchmarks/). One root package; the library product carries no unsafe flags so
+// that apps can depend on it.
+//
+// Compile-time defines:
+// - COG_INTERNAL_CHECKS: turns on `Graph._checkInvariants()` after every flush (walks every
+//   edge and flag: O(rows + edges) per turn). Off by default; set COG_INTERNAL_CHECKS=1 in the
+//   environment when building. The benchmark runner refuses to measure a build that has it.
+// - COG_HAVE_JEMALLOC (benchmark targets only): set when libjemalloc-dev is installed and
+//   COG_NO_JEMALLOC is not set; the allocation counter then reads jemalloc's statistics,
+//   otherwise it falls back to an in-process malloc counter.
+import Foundation
+import PackageDescription
+
+let environment = ProcessInfo.processInfo.environment
+let internalChecks = environment["COG_INTERNAL_CHECKS"].map { $0 != "0" && !$0.isEmpty } ?? false
+let jemallocHeader = ["/usr/include/jemalloc/jemalloc.h", "/usr/local/include/jemalloc/jemalloc.h"]
+  .contains { FileManager.default.fileExists(atPath: $0) }
+let useJemalloc = jemallocHeader && (environment["COG_NO_JEMALLOC"] ?? "").isEmpty
+
+var coreSettings: [SwiftSetting] = []
+if internalChecks { coreSettings.append(.define("COG_INTERNAL_CHECKS")) }
+
+var counterCSettings: [CSetting] = []
+var counterLinker: [LinkerSetting] = [.linkedLibrary("dl")]
+if useJemalloc {
+  counterCSettings.append(.define("COG_HAVE_JEMALLOC"))
+  counterLinker.append(.linkedLibrary("jemalloc"))
+}
+
+let benchSwift: [SwiftSetting] = coreSettings + [.swiftLanguageMode(.v5)]
+
+let package = Package(
+  name: "Cog",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "Cog", targets: ["Cog"]),
+    .executable(name: "cog-bench", targets: ["CogBenchRunner"]),
+  ],
+  targets: [
+    // MARK: Runtime
+    .target(name: "CogCore", path: "Sources/CogCore", swiftSettings: coreSettings),
+    .target(
+      name: "CogEdgePool", dependencies: ["CogCore"], path: "Layouts/EdgePool",
+      swiftSettings: coreSettings),
+    .target(
+      name: "Cog", dependencies: ["CogCore", "CogEdgePool"], path: "Sources/Cog",
+      swiftSettings: coreSettings),
+
+    // MARK: Workbench
+    .target(
+      name: "CogSimpleCore", path: "Benchmarks/Baselines/SimpleCore", swiftSettings: benchSwift),
+    .target(
+      name: "CogObjectGraph", path: "Benchmarks/Baselines/ObjectGraph", swiftSettings: benchSwift),
+    .target(
+      name: "CogObservationBaseline", path: "Benchmarks/Baselines/Observation",
+      swiftSettings: benchSwift),
+    .target(name: "CogBenchCases", path: "Benchmarks/Cases", swiftSettings: benchSwift),
+    .target(
+      name: "CogBenchSystems",
+      dependencies: [
+        "Cog", "CogBenchCases", "CogSimpleCore", "CogObjectGraph", "CogObservationBaseline",
+      ],
+      path: "Benchmarks/Systems", swiftSettings: benchSwift),
+    .target(
+      name: "CCogCounters", path: "Benchmarks/Counters/CCogCounters",
+      cSettings: counterCSettings, linkerSettings: counterLinker),
+    .target(
+      name: "CogCounters", dependencies: ["CCogCounters"], path: "Benchmarks/Counters/CogCounters",
+      swiftSettings: benchSwift),
+    .executableTarget(
+      name: "CogBenchRunner",
+      dependencies: ["CogBenchCases", "CogBenchSystems", "CogCounters"],
+      path: "Benchmarks/Runner", swiftSettings: benchSwift),
+
+    // MARK: Tests
+    .testTarget(
+      name: "CogTests", dependencies: ["Cog", "CogSimpleCore"], path: "Tests/CogTests"),
+    .testTarget(
+      name: "CogBenchTests",
+      dependencies: ["CogBenchCases", "CogBenchSystems", "CogCounters"],
+      path: "Tests/CogBenchTests", swiftSettings: [.swiftLanguageMode(.v5)]),
+  ]
+)

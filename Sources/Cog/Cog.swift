@@ -1,0 +1,128 @@
+import CogCore
+import CogEdgePool
+
+/// The graph type the public API binds: the core over the shared linked edge pool.
+public typealias CogGraph = Graph<SharedEdgePool>
+
+/// A state descriptor: a stable name for one piece of state, usable in any `Cogs` context.
+///
+/// A *manual* cog holds a value written through turns:
+/// ```swift
+/// let countCog = Cog(0)
+/// ```
+/// An *automatic* cog computes its value from the states it reads, and recomputes only when
+/// one of them changed:
+/// ```swift
+/// let doubledCog = Cog { c in c[countCog] * 2 }
+/// ```
+/// Descriptors own no value: each context keeps its own row for them. Declare them once (as
+/// globals or static members) and share them.
+public final class Cog<Value>: RowOwner, @unchecked Sendable {
+  public let id: Int32
+  public let typeIndex: Int32
+  public let label: String
+  public let lifetime: CogLifetime
+  @usableFromInline let initial: Value?
+  @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
+  @usableFromInline let behavior: RowBehavior<SharedEdgePool>?
+
+  public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
+  public var isManual: Bool { behavior == nil }
+
+  /// A manual cog with an initial value, compared with `==`.
+  @inlinable
+  public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
+    self.init(manual: initial, label: label, equals: equatableEquals)
+  }
+
+  /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
+  @inlinable
+  public convenience init(
+    _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
+  ) {
+    self.init(manual: initial, label: label, equals: equals)
+  }
+
+  @usableFromInline
+  init(manual initial: Value, label: String, equals: (@Sendable (Value, Value) -> Bool)?) {
+    id = Registry.makeDescriptorID()
+    typeIndex = Registry.typeIndex(for: Value.self)
+    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
+    self.lifetime = .context
+    self.initial = initial
+    self.isEqual = equals
+    self.behavior = nil
+  }
+
+  /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
+  @inlinable
+  public convenience init(
+    label: String = "", lifetime: CogLifetime = .context,
+    _ body: @escaping @MainActor (CogContext<Value>) -> Value
+  ) where Value: Equatable {
+    let ti = Registry.typeIndex(for: Value.self)
+    self.init(
+      automatic: label, lifetime: lifetime, typeIndex: ti, equals: equatableEquals,
+      behavior: RowBehavior { graph, slot in
+        let column = graph.column(ti, as: Value.self)
+        let vi = Int(graph.valueIndex[slot])
+        let new = body(CogContext(graph: graph, slot: slot))
+        if let old = column.values[vi], old == new { return false }
+        column.values[vi] = new
+        return true
+      })
+  }
+
+  /// An automatic cog with a custom equality; `nil` means every recompute is a change.
+  @inlinable
+  public convenience init(
+    label: String = "", lifetime: CogLifetime = .context,
+    equals: (@Sendable (Value, Value) -> Bool)?,
+    _ body: @escaping @MainActor (CogContext<Value>) -> Value
+  ) {
+    let ti = Registry.typeIndex(for: Value.self)
+    self.init(
+      automatic: label, lifetime: lifetime, typeIndex: ti, equals: equals,
+      behavior: RowBehavior { graph, slot in
+        let column = graph.column(ti, as: Value.self)
+        let vi = Int(graph.valueIndex[slot])
+        let new = body(CogContext(graph: graph, slot: slot))
+        if let equals, let old = column.values[vi], equals(old, new) { return false }
+        column.values[vi] = new
+        return true
+      })
+  }
+
+  @usableFromInline
+  init(
+    automatic label: String, lifetime: CogLifetime, typeIndex: Int32,
+    equals: (@Sendable (Value, Value) -> Bool)?, behavior: RowBehavior<SharedEdgePool>
+  ) {
+    id = Registry.makeDescriptorID()
+    self.typeIndex = typeIndex
+    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
+    self.lifetime = lifetime
+    self.initial = nil
+    self.isEqual = equals
+    self.behavior = behavior
+  }
+
+  /// This descriptor's row in `graph`, created on first use.
+  @MainActor @inlinable @inline(__always)
+  func slot(in graph: CogGraph) -> Slot {
+    let s = graph.slot(ofDescriptor: id)
+    return s.isNone ? makeRow(in: graph) : s
+  }
+
+  @MainActor @inline(never) @usableFromInline
+  func makeRow(in graph: CogGraph) -> Slot {
+    let column = graph.column(typeIndex, as: Value.self)
+    let pair = column.allocatePair(initial: initial)
+    if graph.owner(of: id) == nil { graph.setOwner(self, for: id) }
+    let s = graph.allocateRow(
+      kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
+      valueIndex: pair, behavior: behavior, lifetime: lifetime.row, key: nil)
+    graph.setSlot(s, ofDescriptor: id)
+    return s
+  }
+}

@@ -1,0 +1,158 @@
+import CogCore
+import CogEdgePool
+
+/// The part of a keyed box that does not depend on the key type: what a `CogRef` holds.
+public class CogBoxBase<Value>: RowOwner, @unchecked Sendable {
+  public let id: Int32
+  public let typeIndex: Int32
+  public let label: String
+  public let lifetime: CogLifetime
+  @usableFromInline let behavior: RowBehavior<SharedEdgePool>
+
+  public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
+
+  @usableFromInline
+  init(
+    id: Int32, typeIndex: Int32, label: String, lifetime: CogLifetime,
+    behavior: RowBehavior<SharedEdgePool>
+  ) {
+    self.id = id
+    self.typeIndex = typeIndex
+    self.label = label
+    self.lifetime = lifetime
+    self.behavior = behavior
+  }
+
+  /// The row for `key`. Warm path: the running body's tracking cursor points at the row it
+  /// read here last time; comparing descriptor and key confirms it without hashing. Cold
+  /// path: the box's per-context `Dictionary<Key, Int32>`, which hashes the concrete key.
+  @MainActor @inlinable @inline(__always)
+  func slot(for key: AnyHashable, in graph: CogGraph) -> Slot {
+    let candidate = graph.nextCandidateDependency()
+    if !candidate.isNone && graph.descriptor[candidate] == id,
+      let k = graph.keyOf[candidate], k == key
+    {
+      return candidate
+    }
+    return lookup(key, in: graph)
+  }
+
+  @MainActor @usableFromInline
+  func lookup(_ key: AnyHashable, in graph: CogGraph) -> Slot { fatalError("abstract") }
+
+  /// The existing row for `key`, or `.none`.
+  @MainActor @usableFromInline
+  func existing(_ key: AnyHashable, in graph: CogGraph) -> Slot { fatalError("abstract") }
+}
+
+/// A family of automatic cogs, one per key, sharing one compute body:
+/// ```swift
+/// let weatherReportCogs = CogBox { (zip: String, c) in fetchCached(zip) }
+/// let report = c[weatherReportCogs["94110"]]
+/// ```
+/// `box[key]` makes a value reference (`CogRef`): a name, not a row. It allocates nothing;
+/// rows are created on first read in a context and may be released by their lifetime.
+public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked Sendable {
+  /// A keyed box whose rows compare results with `==`.
+  @inlinable
+  public convenience init(
+    label: String = "", lifetime: CogLifetime = .context,
+    _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
+  ) where Value: Equatable {
+    self.init(label: label, lifetime: lifetime, equals: equatableEquals, body)
+  }
+
+  /// A keyed box with a custom equality (`nil`: every recompute is a change).
+  @inlinable
+  public init(
+    label: String = "", lifetime: CogLifetime = .context,
+    equals: (@Sendable (Value, Value) -> Bool)?,
+    _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
+  ) {
+    let id = Registry.makeDescriptorID()
+    let ti = Registry.typeIndex(for: Value.self)
+    let behavior = RowBehavior<SharedEdgePool> { graph, slot in
+      let key = graph.keyIndex(of: id).unsafelyUnwrapped._withUnsafeGuaranteedRef {
+        unsafeDowncast($0, to: BoxIndex<Key>.self).keys[slot].unsafelyUnwrapped
+      }
+      let column = graph.column(ti, as: Value.self)
+      let vi = Int(graph.valueIndex[slot])
+      let new = body(key, CogContext(graph: graph, slot: slot))
+      if let equals, let old = column.values[vi], equals(old, new) { return false }
+      column.values[vi] = new
+      return true
+    }
+    super.init(
+      id: id, typeIndex: ti,
+      label: label.isEmpty ? "CogBox<\(Key.self), \(Value.self)>#\(id)" : label,
+      lifetime: lifetime, behavior: behavior)
+  }
+
+  /// The value reference for `key`.
+  @inlinable public subscript(key: Key) -> CogRef<Value> {
+    CogRef(box: self, key: AnyHashable(key))
+  }
+
+  @MainActor @usableFromInline
+  func index(in graph: CogGraph) -> BoxIndex<Key> {
+    if let u = graph.keyIndex(of: id) {
+      return unsafeDowncast(u.takeUnretainedValue(), to: BoxIndex<Key>.self)
+    }
+    let index = BoxIndex<Key>()
+    graph.setKeyIndex(index, for: id)
+    graph.setOwner(self, for: id)
+    return index
+  }
+
+  @MainActor @usableFromInline
+  override func existing(_ key: AnyHashable, in graph: CogGraph) -> Slot {
+    guard let u = graph.keyIndex(of: id), let k = key.base as? Key else { return .none }
+    let index = unsafeDowncast(u.takeUnretainedValue(), to: BoxIndex<Key>.self)
+    return index.slots[k].map { Slot($0) } ?? .none
+  }
+
+  @MainActor @usableFromInline
+  override func lookup(_ key: AnyHashable, in graph: CogGraph) -> Slot {
+    let index = index(in: graph)
+    let k = key.base as! Key
+    if let s = index.slots[k] { return Slot(s) }
+    let pair = graph.column(typeIndex, as: Value.self).allocatePair(initial: nil)
+    let s = graph.allocateRow(
+      kind: .computed, descriptor: id, typeIndex: typeIndex, valueIndex: pair,
+      behavior: behavior, lifetime: lifetime.row, key: key)
+    index.slots[k] = s.raw
+    index.keys.extend(to: s.index + 1, with: nil)
+    index.keys[s] = k
+    return s
+  }
+}
+
+/// A keyed box's rows in one context: key → slot for cold lookups, and slot → typed key so
+/// the shared body gets its key without a dynamic cast.
+@MainActor
+public final class BoxIndex<Key: Hashable>: KeyedRowIndex {
+  @usableFromInline var slots: [Key: Int32] = [:]
+  @exclusivity(unchecked) @usableFromInline var keys = RawColumn<Key?>(capacity: 16)
+
+  @usableFromInline init() {}
+  isolated deinit { keys.free() }
+
+  public func forget(key: AnyHashable, slot: Slot) {
+    if let k = key.base as? Key, slots[k] == slot.raw { slots[k] = nil }
+    if slot.index < keys.count { keys[slot] = nil }
+  }
+}
+
+/// A value reference: a keyed box plus a key. A stable name that never stores a row, so it
+/// stays valid when its row is released and later re-created.
+public struct CogRef<Value> {
+  @usableFromInline let box: CogBoxBase<Value>
+  public let key: AnyHashable
+
+  @inlinable init(box: CogBoxBase<Value>, key: AnyHashable) {
+    self.box = box
+    self.key = key
+  }
+
+  public var label: String { "\(box.label)[\(key.base)]" }
+}

@@ -1,0 +1,22 @@
+import CogCore
+
+/// Hooks for the runtime's own tests: row identity is not public API.
+extension Cogs {
+  /// The generation of `ref`'s row, or nil when it has none.
+  @_spi(Testing) public func generation<T>(of ref: CogRef<T>) -> UInt16? {
+    let s = ref.box.existing(ref.key, in: graph)
+    return s.isNone ? nil : graph.generation[s]
+  }
+
+  /// The slot index of `ref`'s row, or nil when it has none.
+  @_spi(Testing) public func slotIndex<T>(of ref: CogRef<T>) -> Int32? {
+    let s = ref.box.existing(ref.key, in: graph)
+    return s.isNone ? nil : s.raw
+  }
+
+  /// The row reference of `ref` (for stale-use checks).
+  @_spi(Testing) public func slotRef<T>(of ref: CogRef<T>) -> SlotRef? {
+    let s = ref.box.existing(ref.key, in: graph)
+    return s.isNone ? nil : graph.ref(s)
+  }
+}

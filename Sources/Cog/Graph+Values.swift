@@ -1,0 +1,36 @@
+import CogCore
+import CogEdgePool
+
+/// Typed reads over the core: resolve the row, bring it up to date (and track it), load the
+/// value from the descriptor's typed column.
+extension Graph where Edges == SharedEdgePool {
+  @inlinable @inline(__always)
+  func value<T>(of cog: Cog<T>, tracked: Bool) -> T {
+    let s = cog.slot(in: self)
+    let ok = tracked ? readTracked(s) : readUntracked(s)
+    if _slowPath(!ok) { return cycleValue(s, typeIndex: cog.typeIndex, as: T.self) }
+    return column(cog.typeIndex, as: T.self).values[Int(valueIndex[s])].unsafelyUnwrapped
+  }
+
+  @inlinable @inline(__always)
+  func value<T>(of ref: CogRef<T>, tracked: Bool) -> (T, Slot) {
+    let s = ref.box.slot(for: ref.key, in: self)
+    let ok = tracked ? readTracked(s) : readUntracked(s)
+    if _slowPath(!ok) { return (cycleValue(s, typeIndex: ref.box.typeIndex, as: T.self), s) }
+    return (column(ref.box.typeIndex, as: T.self).values[Int(valueIndex[s])].unsafelyUnwrapped, s)
+  }
+
+  /// The value served to a read that closed a cycle: the state's previous value. A state in
+  /// a cycle that never produced a value has nothing to serve; Swift cannot unwind the
+  /// non-throwing bodies above it, so that case stops the program with the cycle named.
+  @inline(never) @usableFromInline
+  func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
+    if flags[s].contains(.hasValue),
+      let v = column(typeIndex, as: T.self).values[Int(valueIndex[s])]
+    {
+      return v
+    }
+    let names = describe(cycle ?? [s])
+    fatalError("\(CogError.cycle(states: names)) (no earlier value to serve)")
+  }
+}

@@ -1,0 +1,109 @@
+extension Graph {
+  /// Pull: brings the stale running row `root` up to date, recomputing only what changed.
+  ///
+  /// A PENDING row scans its dependencies in read order. A stale dependency is refreshed
+  /// first (pushed on the explicit stack, the scan resumes at the same edge afterwards); a
+  /// dependency whose `changedAt` differs from the version the edge saw makes the row DIRTY
+  /// and ends the scan. A DIRTY row recomputes; a row whose scan finds nothing becomes CLEAN
+  /// without running. No recursion here: a 100,000-deep chain of stale rows is walked
+  /// iteratively. (A body's own reads may nest a refresh; that nesting is bounded by how
+  /// many rows a single run newly reads.)
+  ///
+  /// Re-entrant: a recompute may run user code that refreshes other rows; each call only pops
+  /// the entries it pushed.
+  ///
+  /// Once a cycle has been met in the current operation, every refresh gives up: it leaves
+  /// its rows stale (to be recomputed by a later read) instead of walking the cycle again.
+  @inlinable
+  public func refresh(_ root: Slot) {
+    let base = stackNodes.count
+    flags[root].insert(.visiting)
+    stackNodes.append(root)
+    stackCursors.append(edges.firstDep(of: root))
+    while stackNodes.count > base {
+      if _slowPath(cycle != nil) {
+        abandonRefresh(downTo: base)
+        return
+      }
+      let top = stackNodes.count &- 1
+      let n = stackNodes[top]
+      if !flags[n].contains(.dirty) {
+        var e = stackCursors[top]
+        var descended = false
+        while !e.isNone {
+          let d = edges.dep(e)
+          let fd = flags[d]
+          if !fd.isDisjoint(with: .stale) {
+            if !fd.isDisjoint(with: .inProgress) {
+              noteCycle(closingAt: d, reader: n)
+              break
+            }
+            stackCursors[top] = e
+            flags[d].insert(.visiting)
+            stackNodes.append(d)
+            stackCursors.append(edges.firstDep(of: d))
+            descended = true
+            break
+          }
+          if changedAt[d] != edges.version(e) {
+            flags[n].insert(.dirty)
+            break
+          }
+          e = edges.nextDep(e)
+        }
+        if descended { continue }
+      }
+      if _slowPath(cycle != nil) { continue }
+      _ = stackNodes.removeLast()
+      _ = stackCursors.removeLast()
+      flags[n].remove(.visiting)
+      if flags[n].contains(.dirty) {
+        recompute(n)
+      } else {
+        flags[n].remove(.pending)
+        checkedAt[n] = revision
+      }
+    }
+  }
+
+  /// Pops this refresh's frames after a cycle, leaving the rows stale.
+  @inline(never) @usableFromInline
+  func abandonRefresh(downTo base: Int) {
+    while stackNodes.count > base {
+      let n = stackNodes.removeLast()
+      _ = stackCursors.removeLast()
+      flags[n].remove(.visiting)
+      if !flags[n].contains(.dirty) { flags[n].insert(.pending) }
+    }
+  }
+
+  /// Runs the body of `n` with tracking, drops the dependencies it no longer read, and
+  /// backdates: an equal result (`run` returns false) keeps the old `changedAt`, so readers'
+  /// edge versions still match and they stay clean.
+  @inlinable
+  public func recompute(_ n: Slot) {
+    let savedSub = activeSub
+    let savedCursor = cursor
+    activeSub = n
+    cursor = .none
+    flags[n].insert(.computing)
+    computingPath.append(n)
+    computingDepth.append(stackNodes.count)
+    let changed = behavior[n].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.run(self, n) }
+    _ = computingPath.removeLast()
+    _ = computingDepth.removeLast()
+    edges.endTracking(sub: n, cursor: cursor, orphaned: &orphaned)
+    activeSub = savedSub
+    cursor = savedCursor
+    var f = flags[n]
+    f.remove([.computing, .dirty, .pending])
+    f.insert(.hasValue)
+    if cycle != nil { f.insert(.dirty) }  // computed from a cycle's stale value: redo next time
+    flags[n] = f
+    if changed {
+      revision &+= 1
+      changedAt[n] = revision
+    }
+    checkedAt[n] = revision
+  }
+}

@@ -1,0 +1,150 @@
+extension Graph {
+  /// The typed column for `Value` in this context, created on first use (cold).
+  @inlinable @inline(__always)
+  public func column<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+    let i = Int(typeIndex)
+    if i < columns.count, let c = columns[i] {
+      return unsafeDowncast(c, to: ValueColumn<Value>.self)
+    }
+    return makeColumn(typeIndex, as: Value.self)
+  }
+
+  @inline(never) @usableFromInline
+  func makeColumn<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+    let i = Int(typeIndex)
+    while columns.count <= i { columns.append(nil) }
+    let c = ValueColumn<Value>()
+    columns[i] = c
+    return c
+  }
+
+  /// Registers `owner` as the per-context record of descriptor `id` (cold).
+  public func setOwner(_ owner: RowOwner, for id: Int32) {
+    let i = Int(id)
+    while owners.count <= i { owners.append(nil) }
+    owners[i] = owner
+  }
+
+  /// Registers the per-context key index of keyed descriptor `id` (cold).
+  public func setKeyIndex(_ index: KeyedRowIndex & AnyObject, for id: Int32) {
+    let i = Int(id)
+    while keyIndexes.count <= i { keyIndexes.append(nil) }
+    keyIndexes[i] = index
+    states.extend(to: i + 1, with: nil)
+    states[i] = Unmanaged.passUnretained(index as AnyObject)
+  }
+
+  /// The key index of descriptor `id`, unretained (kept alive by `keyIndexes`).
+  @inlinable @inline(__always) public func keyIndex(of id: Int32) -> Unmanaged<AnyObject>? {
+    Int(id) < states.count ? states[Int(id)] : nil
+  }
+
+  @inlinable @inline(__always) public func owner(of id: Int32) -> RowOwner? {
+    Int(id) < owners.count ? owners[Int(id)] : nil
+  }
+
+  /// The row of keyless descriptor `id`, or `.none`.
+  @inlinable @inline(__always) public func slot(ofDescriptor id: Int32) -> Slot {
+    Int(id) < slotOf.count ? Slot(slotOf[Int(id)]) : .none
+  }
+
+  public func setSlot(_ s: Slot, ofDescriptor id: Int32) {
+    slotOf.extend(to: Int(id) + 1, with: -1)
+    slotOf[Int(id)] = s.raw
+  }
+
+  /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
+  /// them. Reuses a released slot (its generation was bumped on release).
+  public func allocateRow(
+    kind: StateFlags, descriptor id: Int32, typeIndex ti: Int32, valueIndex vi: Int32,
+    behavior b: RowBehavior<Edges>?, lifetime l: RowLifetime, key: AnyHashable?
+  ) -> Slot {
+    var f = kind
+    if !kind.isDisjoint(with: .runs) { f.insert(.dirty) } else { f.insert(.hasValue) }
+    let unmanaged = b.map { Unmanaged.passUnretained($0) }
+    let s: Slot
+    if freeSlots.count > 0 {
+      s = freeSlots.removeLast()
+      flags[s] = f
+      changedAt[s] = revision
+      checkedAt[s] = 0
+      boundary[s] = -1
+      valueIndex[s] = vi
+      typeIndex[s] = ti
+      descriptor[s] = id
+      behavior[s] = unmanaged
+      lifetime[s] = l
+      leases[s] = 0
+      order[s] = 0
+      keyOf[s] = key
+    } else {
+      s = Slot(flags.count)
+      flags.append(f)
+      changedAt.append(revision)
+      checkedAt.append(0)
+      generation.append(0)
+      boundary.append(-1)
+      valueIndex.append(vi)
+      typeIndex.append(ti)
+      descriptor.append(id)
+      behavior.append(unmanaged)
+      lifetime.append(l)
+      leases.append(0)
+      order.append(0)
+      keyOf.append(key)
+      edges.ensureSlots(flags.count)
+    }
+    if kind.contains(.reaction) {
+      order[s] = nextOrder
+      nextOrder &+= 1
+    }
+    liveRows += 1
+    return s
+  }
+
+  /// The row's current reference (slot and generation).
+  @inlinable public func ref(_ s: Slot) -> SlotRef { SlotRef(slot: s, generation: generation[s]) }
+
+  /// Traps when `r` names a row that has since been released (and maybe reused). Compiled in
+  /// debug builds and under `COG_INTERNAL_CHECKS`; free otherwise.
+  @inlinable @inline(__always) public func checkLive(_ r: SlotRef) {
+    #if DEBUG || COG_INTERNAL_CHECKS
+      if generation[r.slot] != r.generation || flags[r.slot].contains(.released) {
+        staleSlot(r)
+      }
+    #endif
+  }
+
+  @inline(never) @usableFromInline func staleSlot(_ r: SlotRef) -> Never {
+    preconditionFailure(
+      "Cog: stale internal slot \(r): row \(r.slot) is now at generation \(generation[r.slot])")
+  }
+
+  /// Releases a row: drops its value and edges, tells its owner, bumps its generation and
+  /// frees the slot. A row whose body is running is released when the operation ends.
+  public func release(_ s: Slot) {
+    if flags[s].contains(.released) { return }
+    if flags[s].contains(.computing) || !isIdle {
+      deferredRelease.append(ref(s))
+      return
+    }
+    edges.removeAllDeps(of: s, orphaned: &orphaned)
+    let ti = typeIndex[s]
+    if ti >= 0, Int(ti) < columns.count, let c = columns[Int(ti)] {
+      c.drop(pair: valueIndex[s] & ~1)
+    }
+    let key = keyOf[s]
+    keyOf[s] = nil
+    behavior[s] = nil
+    flags[s] = .released
+    generation[s] &+= 1
+    freeSlots.append(s)
+    liveRows -= 1
+    let id = descriptor[s]
+    if let key {
+      if Int(id) < keyIndexes.count { keyIndexes[Int(id)]?.forget(key: key, slot: s) }
+    } else if Int(id) < slotOf.count && slotOf[Int(id)] == s.raw {
+      slotOf[Int(id)] = -1
+    }
+  }
+}

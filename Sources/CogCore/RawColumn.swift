@@ -1,0 +1,96 @@
+/// A growable column over a raw buffer.
+///
+/// Why not `ContiguousArray`: an array stored as a `var` in a class pays a dynamic exclusivity
+/// check and a uniqueness check on nearly every access (measured: ~18 `swift_beginAccess` per
+/// recomputed node, see ../shared/research/floor.md). A column is owned by exactly one graph,
+/// never copied, and freed by its owner's `deinit`, so neither check buys anything here.
+///
+/// Elements `0..<count` are initialized. Index checks are debug assertions.
+@frozen
+public struct RawColumn<Element> {
+  @usableFromInline var base: UnsafeMutablePointer<Element>
+  public var count: Int
+  public var capacity: Int
+
+  @inlinable public init(capacity: Int = 16) {
+    let c = Swift.max(capacity, 4)
+    base = .allocate(capacity: c)
+    count = 0
+    self.capacity = c
+  }
+
+  /// Deinitializes the elements and frees the buffer. The owner calls it exactly once.
+  @inlinable public func free() {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  @inlinable public subscript(i: Int) -> Element {
+    @inline(__always) unsafeAddress {
+      assert(i >= 0 && i < count, "column index out of range")
+      return UnsafePointer(base + i)
+    }
+    @inline(__always) nonmutating unsafeMutableAddress {
+      assert(i >= 0 && i < count, "column index out of range")
+      return base + i
+    }
+  }
+
+  @inlinable public subscript(s: Slot) -> Element {
+    @inline(__always) unsafeAddress {
+      assert(s.raw >= 0 && Int(s.raw) < count, "column slot out of range")
+      return UnsafePointer(base + Int(s.raw))
+    }
+    @inline(__always) nonmutating unsafeMutableAddress {
+      assert(s.raw >= 0 && Int(s.raw) < count, "column slot out of range")
+      return base + Int(s.raw)
+    }
+  }
+
+  @inlinable @inline(__always) public mutating func append(_ e: Element) {
+    if count == capacity { grow(minimumCapacity: count + 1) }
+    (base + count).initialize(to: e)
+    count += 1
+  }
+
+  @inlinable @inline(__always) public mutating func removeLast() -> Element {
+    assert(count > 0)
+    count -= 1
+    return (base + count).move()
+  }
+
+  @inlinable public mutating func removeAll() {
+    base.deinitialize(count: count)
+    count = 0
+  }
+
+  /// Appends `e` until `count == n`.
+  @inlinable public mutating func extend(to n: Int, with e: Element) {
+    if n > capacity { grow(minimumCapacity: n) }
+    while count < n {
+      (base + count).initialize(to: e)
+      count += 1
+    }
+  }
+
+  @inlinable public mutating func reserve(_ n: Int) {
+    if n > capacity { grow(minimumCapacity: n) }
+  }
+
+  @inline(never) @usableFromInline
+  mutating func grow(minimumCapacity: Int) {
+    let newCapacity = Swift.max(minimumCapacity, capacity &* 2)
+    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    newBase.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  /// The initialized elements, borrowed. Must not escape the closure.
+  @inlinable public func withElements<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R)
+    rethrows -> R
+  {
+    try body(UnsafeMutableBufferPointer(start: base, count: count))
+  }
+}

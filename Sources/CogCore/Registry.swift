@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Process-wide ids for descriptors and value types.
+///
+/// Descriptors are usually global `let`s, initialized lazily on whatever thread first touches
+/// them, so id assignment is the one place the runtime synchronizes. It runs once per
+/// descriptor and once per value type, never during graph work.
+public enum Registry {
+  private static let nextDescriptor = Atomic<Int32>(0)
+  private static let typeIndices = Mutex<[ObjectIdentifier: Int32]>([:])
+
+  /// A fresh descriptor id: dense, starting at 0, so contexts index columns with it.
+  public static func makeDescriptorID() -> Int32 {
+    nextDescriptor.add(1, ordering: .relaxed).oldValue
+  }
+
+  /// The dense index of a value type; contexts keep one typed column per index.
+  public static func typeIndex(for type: Any.Type) -> Int32 {
+    typeIndices.withLock { table in
+      let key = ObjectIdentifier(type)
+      if let i = table[key] { return i }
+      let i = Int32(table.count)
+      table[key] = i
+      return i
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/// A row of the state table: a dense index into every column of a `Graph`.
+///
+/// Slots are reused after a row is released; `generation` tells the uses apart (see
+/// `SlotRef`). Slots never appear in public value references: those name a descriptor and key.
+@frozen
+public struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
+  public var raw: Int32
+  @inlinable @inline(__always) public init(_ raw: Int32) { self.raw = raw }
+  @inlinable @inline(__always) public init(_ raw: Int) { self.raw = Int32(truncatingIfNeeded: raw) }
+
+  /// "No row". `-1` so that a freshly grown `slotOf` column filled with `-1` means "absent".
+  public static let none = Slot(Int32(-1))
+
+  @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
+  @inlinable @inline(__always) public var index: Int { Int(raw) }
+  @inlinable public static func < (a: Slot, b: Slot) -> Bool { a.raw < b.raw }
+  public var description: String { isNone ? "s-" : "s\(raw)" }
+}
+
+/// An entry of an edge store. What it indexes is the store's business; the core only compares
+/// it with `.none` and hands it back.
+@frozen
+public struct EdgeID: Hashable, CustomStringConvertible, Sendable {
+  public var raw: Int32
+  @inlinable @inline(__always) public init(_ raw: Int32) { self.raw = raw }
+  /// "No edge": the end of a list. `-1` for the same reason as `Slot.none`.
+  public static let none = EdgeID(Int32(-1))
+  @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
+  public var description: String { isNone ? "e-" : "e\(raw)" }
+}
+
+/// A slot together with the generation it had when the reference was taken. Holders that keep
+/// a row across turns (leases, reactions, debug tools) use it so that a stale use is caught.
+@frozen
+public struct SlotRef: Hashable, Sendable, CustomStringConvertible {
+  public var slot: Slot
+  public var generation: UInt16
+  @inlinable public init(slot: Slot, generation: UInt16) {
+    self.slot = slot
+    self.generation = generation
+  }
+  public var description: String { "\(slot)@\(generation)" }
+}

@@ -1,0 +1,135 @@
+import Cog
+import Testing
+
+@MainActor
+@Suite("Turns and reactions")
+struct TurnTests {
+  @Test("reactions run in registration order, once per turn that changed what they read")
+  func reactionOrder() {
+    let a = Cog(0, label: "a")
+    let b = Cog(0, label: "b")
+    var log: [String] = []
+    let cogs = Cogs()
+    cogs.react("second-reads-b") { c in log.append("B\(c[b])") }
+    cogs.react("reads-a-and-b") { c in log.append("AB\(c[a])\(c[b])") }
+    cogs.react("reads-a") { c in log.append("A\(c[a])") }
+    #expect(log == ["B0", "AB00", "A0"])
+    log.removeAll()
+    cogs.turn("both") { w in
+      w[a] = 1
+      w[b] = 1
+    }
+    #expect(log == ["B1", "AB11", "A1"])
+    log.removeAll()
+    cogs.turn("only a") { w in w[a] = 2 }
+    #expect(log == ["AB21", "A2"])
+    log.removeAll()
+    cogs.turn("nothing") { w in w[a] = 2 }
+    #expect(log.isEmpty)
+  }
+
+  @Test("writes made by reactions become later turns, first in first out")
+  func reactionWritesAreLaterTurns() {
+    let count = Cog(0, label: "count")
+    let echoA = Cog(0, label: "echoA")
+    let echoB = Cog(0, label: "echoB")
+    var log: [String] = []
+    let cogs = Cogs()
+    cogs.react("copy-a") { c in
+      let n = c[count]
+      log.append("copyA sees count=\(n) echoB=\(c.peek(echoB))")
+      c.turn("echo a") { w in w[echoA] = n }
+    }
+    cogs.react("copy-b") { c in
+      let n = c[count]
+      log.append("copyB sees count=\(n) echoA=\(c.peek(echoA))")
+      c.turn("echo b") { w in w[echoB] = n * 10 }
+    }
+    cogs.react("watch") { c in log.append("watch \(c[echoA]) \(c[echoB])") }
+    log.removeAll()
+    cogs.turn("increment") { w in w[count] += 1 }
+    // Both copies ran in the first turn and saw the old echoes; their writes ran afterwards
+    // as two turns in the order they were scheduled, each with its own flush.
+    #expect(
+      log == [
+        "copyA sees count=1 echoB=0",
+        "copyB sees count=1 echoA=0",
+        "watch 1 0",
+        "watch 1 10",
+      ])
+    #expect(cogs[echoA] == 1 && cogs[echoB] == 10)
+  }
+
+  @Test("a cancelled reaction stops running")
+  func cancel() {
+    let a = Cog(0)
+    var runs = 0
+    let cogs = Cogs()
+    let r = cogs.react { c in
+      _ = c[a]
+      runs += 1
+    }
+    cogs.turn("1") { w in w[a] = 1 }
+    r.cancel()
+    r.cancel()
+    cogs.turn("2") { w in w[a] = 2 }
+    #expect(runs == 2)
+  }
+
+  @Test("a writer used after its turn ended throws a clear error")
+  func escapedWriter() {
+    let count = Cog(0, label: "count")
+    let cogs = Cogs()
+    var escaped: CogWriter? = nil
+    cogs.turn("leak") { w in escaped = w }
+    #expect(throws: CogError.escapedWriter(turn: "#1")) {
+      try escaped!.set(count, to: 5)
+    }
+    #expect(cogs[count] == 0)
+    let message = CogError.escapedWriter(turn: "#1").description
+    #expect(message.contains("used after that turn ended"))
+  }
+
+  @Test("writing an automatic cog is refused")
+  func notWritable() {
+    let a = Cog(1)
+    let twice = Cog(label: "twice") { c in c[a] * 2 }
+    let cogs = Cogs()
+    cogs.turn("bad") { w in
+      #expect(throws: CogError.notWritable(state: "twice")) { try w.set(twice, to: 3) }
+    }
+    #expect(cogs[twice] == 2)
+  }
+
+  @Test("the escaped writer's subscript stops the program with a clear message")
+  func escapedWriterSubscriptTraps() async {
+    await #expect(processExitsWith: .failure) {
+      await MainActor.run {
+        let count = Cog(0, label: "count")
+        let cogs = Cogs()
+        var escaped: CogWriter? = nil
+        cogs.turn("leak") { w in escaped = w }
+        escaped![count] = 1
+      }
+    }
+  }
+
+  #if DEBUG
+    @Test("the debug history records turns with op names and touched states")
+    func history() {
+      let a = Cog(0, label: "alpha")
+      let b = Cog(0, label: "beta")
+      let cogs = Cogs()
+      cogs.turn("first") { w in w[a] = 1 }
+      cogs.turn("second") { w in
+        w[a] = 2
+        w[b] = 3
+      }
+      let h = cogs.history
+      #expect(h.count == 2)
+      #expect(h[0].op == "first" && h[0].touched == ["alpha"])
+      #expect(h[1].op == "second" && h[1].touched == ["alpha", "beta"])
+      #expect(h[1].turn == h[0].turn + 1)
+    }
+  #endif
+}

@@ -64,11 +64,11 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     self.init(
       automatic: label, lifetime: lifetime, typeIndex: ti, equals: equatableEquals,
       behavior: RowBehavior { graph, slot in
-        let column = graph.column(ti, as: Value.self)
-        let vi = Int(graph.valueIndex[slot])
         let new = body(CogContext(graph: graph, slot: slot))
-        if let old = column.values[vi], old == new { return false }
-        column.values[vi] = new
+        // The column may have grown while the body ran: locate the entry afterwards.
+        let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
+        if let old = entry.pointee, old == new { return false }
+        entry.pointee = new
         return true
       })
   }
@@ -84,11 +84,10 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     self.init(
       automatic: label, lifetime: lifetime, typeIndex: ti, equals: equals,
       behavior: RowBehavior { graph, slot in
-        let column = graph.column(ti, as: Value.self)
-        let vi = Int(graph.valueIndex[slot])
         let new = body(CogContext(graph: graph, slot: slot))
-        if let equals, let old = column.values[vi], equals(old, new) { return false }
-        column.values[vi] = new
+        let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
+        if let equals, let old = entry.pointee, equals(old, new) { return false }
+        entry.pointee = new
         return true
       })
   }
@@ -116,8 +115,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   @MainActor @inline(never) @usableFromInline
   func makeRow(in graph: CogGraph) -> Slot {
-    let column = graph.column(typeIndex, as: Value.self)
-    let pair = column.allocatePair(initial: initial)
+    let pair = graph.allocateValuePair(typeIndex, initial: initial)
     if graph.owner(of: id) == nil { graph.setOwner(self, for: id) }
     let s = graph.allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,

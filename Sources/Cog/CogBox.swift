@@ -75,11 +75,10 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
       let key = graph.keyIndex(of: id).unsafelyUnwrapped._withUnsafeGuaranteedRef {
         unsafeDowncast($0, to: BoxIndex<Key>.self).keys[slot].unsafelyUnwrapped
       }
-      let column = graph.column(ti, as: Value.self)
-      let vi = Int(graph.valueIndex[slot])
       let new = body(key, CogContext(graph: graph, slot: slot))
-      if let equals, let old = column.values[vi], equals(old, new) { return false }
-      column.values[vi] = new
+      let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
+      if let equals, let old = entry.pointee, equals(old, new) { return false }
+      entry.pointee = new
       return true
     }
     super.init(
@@ -116,7 +115,7 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     let index = index(in: graph)
     let k = key.base as! Key
     if let s = index.slots[k] { return Slot(s) }
-    let pair = graph.column(typeIndex, as: Value.self).allocatePair(initial: nil)
+    let pair = graph.allocateValuePair(typeIndex, initial: Value?.none)
     let s = graph.allocateRow(
       kind: .computed, descriptor: id, typeIndex: typeIndex, valueIndex: pair,
       behavior: behavior, lifetime: lifetime.row, key: key)

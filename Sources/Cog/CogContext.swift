@@ -8,33 +8,38 @@ import CogEdgePool
 /// costs no reference counting.
 @MainActor @frozen
 public struct CogContext<Value> {
-  @usableFromInline unowned(unsafe) let graph: CogGraph
+  @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let slot: Slot
 
   @inlinable init(graph: CogGraph, slot: Slot) {
-    self.graph = graph
+    self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }
 
   /// Reads `cog` and depends on it: this cog reruns when `cog`'s value changes.
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
-    graph.value(of: cog, tracked: true)
+    withGuaranteed(graph) { $0.value(of: cog, tracked: true) }
   }
 
   /// Reads the keyed state `ref` and depends on it.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    graph.value(of: ref, tracked: true).0
+    withGuaranteed(graph) { $0.value(of: ref, tracked: true).0 }
   }
 
   /// Reads `cog` without depending on it (withLatestFrom).
-  @inlinable public func peek<T>(_ cog: Cog<T>) -> T { graph.value(of: cog, tracked: false) }
+  @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
+    withGuaranteed(graph) { $0.value(of: cog, tracked: false) }
+  }
 
   /// Reads `ref` without depending on it.
-  @inlinable public func peek<T>(_ ref: CogRef<T>) -> T { graph.value(of: ref, tracked: false).0 }
+  @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
+    withGuaranteed(graph) { $0.value(of: ref, tracked: false).0 }
+  }
 
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
-    let ti = graph.typeIndex[slot]
-    return graph.column(ti, as: Value.self).values[Int(graph.valueIndex[slot])]
+    withGuaranteed(graph) { g in
+      g.valuePointer(g.typeIndex[slot], g.valueIndex[slot], as: Value.self).pointee
+    }
   }
 }

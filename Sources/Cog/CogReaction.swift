@@ -11,26 +11,32 @@ import CogEdgePool
 /// (they run as later turns, first in first out, after the current flush).
 @MainActor @frozen
 public struct CogReactionContext {
-  @usableFromInline unowned(unsafe) let cogs: Cogs
+  @usableFromInline let cogs: Unmanaged<Cogs>
+  @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let slot: Slot
 
   @inlinable init(cogs: Cogs, slot: Slot) {
-    self.cogs = cogs
+    self.cogs = Unmanaged.passUnretained(cogs)
+    self.graph = Unmanaged.passUnretained(cogs.graph)
     self.slot = slot
   }
 
-  @inlinable public subscript<T>(cog: Cog<T>) -> T { cogs.graph.value(of: cog, tracked: true) }
-  @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    cogs.graph.value(of: ref, tracked: true).0
+  @inlinable public subscript<T>(cog: Cog<T>) -> T {
+    withGuaranteed(graph) { $0.value(of: cog, tracked: true) }
   }
-  @inlinable public func peek<T>(_ cog: Cog<T>) -> T { cogs.graph.value(of: cog, tracked: false) }
+  @inlinable public subscript<T>(ref: CogRef<T>) -> T {
+    withGuaranteed(graph) { $0.value(of: ref, tracked: true).0 }
+  }
+  @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
+    withGuaranteed(graph) { $0.value(of: cog, tracked: false) }
+  }
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
-    cogs.graph.value(of: ref, tracked: false).0
+    withGuaranteed(graph) { $0.value(of: ref, tracked: false).0 }
   }
 
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
   public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
-    cogs.schedule(name, body)
+    cogs.takeUnretainedValue().schedule(name, body)
   }
 }
 

@@ -24,7 +24,8 @@ public struct CogWriter {
       let s = cog.slot(in: g)
       let vi = Int(g.valueIndex[s])
       let staged = g.flags[s].contains(.touched) && cog.isManual
-      return g.column(cog.typeIndex, as: V.self).values[staged ? vi ^ 1 : vi].unsafelyUnwrapped
+      return g.valuePointer(cog.typeIndex, Int32(staged ? vi ^ 1 : vi), as: V.self).pointee
+        .unsafelyUnwrapped
     }
     nonmutating set {
       do { try set(cog, to: newValue) } catch { cogs.misuse(error) }
@@ -38,11 +39,11 @@ public struct CogWriter {
     if _slowPath(!cog.isManual) { throw .notWritable(state: cog.label) }
     let g = cogs.graph
     let s = cog.slot(in: g)
-    let column = g.column(cog.typeIndex, as: V.self)
-    let vi = Int(g.valueIndex[s])
+    let vi = g.valueIndex[s]
     _ = g.touch(s)
-    column.values[vi ^ 1] = value
-    let equal = cog.isEqual.map { $0(column.values[vi].unsafelyUnwrapped, value) } ?? false
+    g.valuePointer(cog.typeIndex, vi ^ 1, as: V.self).pointee = value
+    let current = g.valuePointer(cog.typeIndex, vi, as: V.self)
+    let equal = cog.isEqual.map { $0(current.pointee.unsafelyUnwrapped, value) } ?? false
     if equal { g.flags[s].remove(.staged) } else { g.flags[s].insert(.staged) }
   }
 }

@@ -14,10 +14,10 @@ import CogEdgePool
 public final class Cogs {
   /// The state table. Public for the workbench and tests; apps use the API below.
   public let graph: CogGraph
-  @usableFromInline var activeTurn: UInt32 = 0
-  @usableFromInline var lastTurn: UInt32 = 0
+  @exclusivity(unchecked) @usableFromInline var activeTurn: UInt32 = 0
+  @exclusivity(unchecked) @usableFromInline var lastTurn: UInt32 = 0
   var scheduled: [(name: StaticString, body: (CogWriter) -> Void)] = []
-  @usableFromInline var draining = false
+  @exclusivity(unchecked) @usableFromInline var draining = false
   /// Reaction bodies by slot; a reused slot replaces its old entry.
   var reactionBodies: [Int32: RowBehavior<SharedEdgePool>] = [:]
 
@@ -127,7 +127,7 @@ public final class Cogs {
     drainScheduled()
   }
 
-  var isFlushing = false
+  @exclusivity(unchecked) var isFlushing = false
 
   @usableFromInline
   func runTurn(_ name: StaticString, _ body: (CogWriter) -> Void) {

@@ -9,7 +9,7 @@ extension Graph where Edges == SharedEdgePool {
     let s = cog.slot(in: self)
     let ok = tracked ? readTracked(s) : readUntracked(s)
     if _slowPath(!ok) { return cycleValue(s, typeIndex: cog.typeIndex, as: T.self) }
-    return column(cog.typeIndex, as: T.self).values[Int(valueIndex[s])].unsafelyUnwrapped
+    return valuePointer(cog.typeIndex, valueIndex[s], as: T.self).pointee.unsafelyUnwrapped
   }
 
   @inlinable @inline(__always)
@@ -17,7 +17,7 @@ extension Graph where Edges == SharedEdgePool {
     let s = ref.box.slot(for: ref.key, in: self)
     let ok = tracked ? readTracked(s) : readUntracked(s)
     if _slowPath(!ok) { return (cycleValue(s, typeIndex: ref.box.typeIndex, as: T.self), s) }
-    return (column(ref.box.typeIndex, as: T.self).values[Int(valueIndex[s])].unsafelyUnwrapped, s)
+    return (valuePointer(ref.box.typeIndex, valueIndex[s], as: T.self).pointee.unsafelyUnwrapped, s)
   }
 
   /// The value served to a read that closed a cycle: the state's previous value. A state in
@@ -26,7 +26,7 @@ extension Graph where Edges == SharedEdgePool {
   @inline(never) @usableFromInline
   func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
     if flags[s].contains(.hasValue),
-      let v = column(typeIndex, as: T.self).values[Int(valueIndex[s])]
+      let v = valuePointer(typeIndex, valueIndex[s], as: T.self).pointee
     {
       return v
     }

@@ -89,7 +89,7 @@ extension Graph {
     flags[n].insert(.computing)
     computingPath.append(n)
     computingDepth.append(stackNodes.count)
-    let changed = behavior[n].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.run(self, n) }
+    let changed = withGuaranteed(behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
     _ = computingPath.removeLast()
     _ = computingDepth.removeLast()
     edges.endTracking(sub: n, cursor: cursor, orphaned: &orphaned)

@@ -15,7 +15,27 @@ extension Graph {
     while columns.count <= i { columns.append(nil) }
     let c = ValueColumn<Value>()
     columns[i] = c
+    valueBase.extend(to: i + 1, with: nil)
+    valueBase[i] = UnsafeMutableRawPointer(c.values.base)
     return c
+  }
+
+  /// A value pair for a new row in the typed column of `typeIndex` (cold: once per row).
+  public func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
+    let c = column(typeIndex, as: Value.self)
+    let pair = c.allocatePair(initial: initial)
+    valueBase[Int(typeIndex)] = UnsafeMutableRawPointer(c.values.base)
+    return pair
+  }
+
+  /// The value entry `index` of the typed column `typeIndex`, read and written in place. The
+  /// hot path of every read: two loads, no class access, no reference counting.
+  @inlinable @inline(__always)
+  public func valuePointer<Value>(_ typeIndex: Int32, _ index: Int32, as: Value.Type)
+    -> UnsafeMutablePointer<Value?>
+  {
+    valueBase[Int(typeIndex)].unsafelyUnwrapped.assumingMemoryBound(to: Value?.self)
+      + Int(index)
   }
 
   /// Registers `owner` as the per-context record of descriptor `id` (cold).
@@ -61,7 +81,7 @@ extension Graph {
   ) -> Slot {
     var f = kind
     if !kind.isDisjoint(with: .runs) { f.insert(.dirty) } else { f.insert(.hasValue) }
-    let unmanaged = b.map { Unmanaged.passUnretained($0) }
+    let unmanaged = BehaviorRef(b)
     let s: Slot
     if freeSlots.count > 0 {
       s = freeSlots.removeLast()
@@ -135,7 +155,7 @@ extension Graph {
     }
     let key = keyOf[s]
     keyOf[s] = nil
-    behavior[s] = nil
+    behavior[s] = BehaviorRef(nil)
     flags[s] = .released
     generation[s] &+= 1
     freeSlots.append(s)

@@ -1,69 +1,68 @@
-/// The state table of one context: every row's columns, the edge store, the reused stacks and
-/// queues of propagation, and the per-context descriptor maps.
-///
-/// Hot columns are `RawColumn`s marked `@exclusivity(unchecked)`: the graph is confined to the
-/// main actor and never hands out overlapping accesses to a column, and the dynamic checks
-/// otherwise dominate propagation (floor.md measured 18–25 `swift_beginAccess` per node).
-///
-/// Everything here is public for the `Cog` module and the workbench; apps use `Cog`'s API.
-@MainActor
-public final class Graph<Edges: EdgeStore> {
+/// The graph's stored state, kept behind one raw pointer. Accesses through a pointer carry no
+/// dynamic exclusivity checks; class stored properties do, even marked
+/// `@exclusivity(unchecked)`, once the access is inlined into another module (measured: one
+/// `swift_beginAccess` per column access in the client's specialized code).
+public struct GraphStore<Edges: EdgeStore> {
+
   // MARK: Row columns (indexed by Slot)
-  @exclusivity(unchecked) public var flags: RawColumn<StateFlags>
+  public var flags: RawColumn<StateFlags>
   /// The revision at which the row's value last changed (kept on an equal recompute).
-  @exclusivity(unchecked) public var changedAt: RawColumn<UInt32>
+  public var changedAt: RawColumn<UInt32>
   /// The revision at which the row was last verified up to date.
-  @exclusivity(unchecked) public var checkedAt: RawColumn<UInt32>
-  @exclusivity(unchecked) public var generation: RawColumn<UInt16>
+  public var checkedAt: RawColumn<UInt32>
+  public var generation: RawColumn<UInt16>
   /// Observation boundary index, `-1` until a UI read creates one.
-  @exclusivity(unchecked) public var boundary: RawColumn<Int32>
+  public var boundary: RawColumn<Int32>
   /// Index of the row's current entry in its typed `ValueColumn`.
-  @exclusivity(unchecked) public var valueIndex: RawColumn<Int32>
+  public var valueIndex: RawColumn<Int32>
   /// Which `ValueColumn` (by `Registry.typeIndex`) holds the row's value; `-1` for reactions.
-  @exclusivity(unchecked) public var typeIndex: RawColumn<Int32>
-  @exclusivity(unchecked) public var descriptor: RawColumn<Int32>
-  @exclusivity(unchecked) public var behavior: RawColumn<Unmanaged<RowBehavior<Edges>>?>
-  @exclusivity(unchecked) public var lifetime: RawColumn<RowLifetime>
-  @exclusivity(unchecked) public var leases: RawColumn<Int32>
+  public var typeIndex: RawColumn<Int32>
+  public var descriptor: RawColumn<Int32>
+  public var behavior: RawColumn<BehaviorRef<Edges>>
+  public var lifetime: RawColumn<RowLifetime>
+  public var leases: RawColumn<Int32>
   /// Registration order of reactions (flush runs them in this order).
-  @exclusivity(unchecked) public var order: RawColumn<UInt32>
+  public var order: RawColumn<UInt32>
   /// The key of a keyed row (a box's row); nil otherwise. Read on the tracking cursor's fast
   /// path to confirm "same dependency as last run" without hashing.
-  @exclusivity(unchecked) public var keyOf: RawColumn<AnyHashable?>
+  public var keyOf: RawColumn<AnyHashable?>
 
-  @exclusivity(unchecked) public var edges: Edges
+  public var edges: Edges
 
   // MARK: Global versions and tracking state
   /// Bumped by every value change (a published source or a recompute with a new value).
-  @exclusivity(unchecked) public var revision: UInt32 = 1
+  public var revision: UInt32 = 1
   /// The running row (`.none` outside any body) and the last dependency it confirmed.
-  @exclusivity(unchecked) public var activeSub: Slot = .none
-  @exclusivity(unchecked) public var cursor: EdgeID = .none
-  @usableFromInline var nextOrder: UInt32 = 0
+  public var activeSub: Slot = .none
+  public var cursor: EdgeID = .none
+  public var nextOrder: UInt32 = 0
 
   // MARK: Reused buffers (reserved once; a steady turn never grows them)
-  @exclusivity(unchecked) @usableFromInline var stackNodes: RawColumn<Slot>
-  @exclusivity(unchecked) @usableFromInline var stackCursors: RawColumn<EdgeID>
-  @exclusivity(unchecked) @usableFromInline var pushStack: RawColumn<EdgeID>
-  @exclusivity(unchecked) public var computingPath: RawColumn<Slot>
+  public var stackNodes: RawColumn<Slot>
+  public var stackCursors: RawColumn<EdgeID>
+  public var pushStack: RawColumn<EdgeID>
+  public var computingPath: RawColumn<Slot>
   /// For each running body, the pull-stack depth when it started (names cycles exactly).
-  @exclusivity(unchecked) public var computingDepth: RawColumn<Int>
-  @exclusivity(unchecked) public var queue: RawColumn<Slot>
-  @exclusivity(unchecked) public var touched: RawColumn<Slot>
-  @exclusivity(unchecked) public var orphaned: RawColumn<Slot>
-  @exclusivity(unchecked) @usableFromInline var freeSlots: RawColumn<Slot>
+  public var computingDepth: RawColumn<Int>
+  public var queue: RawColumn<Slot>
+  public var touched: RawColumn<Slot>
+  public var orphaned: RawColumn<Slot>
+  public var freeSlots: RawColumn<Slot>
   /// Rows released while a body was running are freed when the outermost operation ends.
-  @exclusivity(unchecked) @usableFromInline var deferredRelease: RawColumn<SlotRef>
+  public var deferredRelease: RawColumn<SlotRef>
 
   // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
   /// The one row of each keyless descriptor in this context (`-1`: none yet).
-  @exclusivity(unchecked) public var slotOf: RawColumn<Int32>
+  public var slotOf: RawColumn<Int32>
   public var owners: [RowOwner?] = []
   /// Per-context state of keyed descriptors (their key → slot index), strongly held here and
   /// read unretained on hot paths through `states`.
   public var keyIndexes: [KeyedRowIndex?] = []
-  @exclusivity(unchecked) public var states: RawColumn<Unmanaged<AnyObject>?>
+  public var states: RawColumn<Unmanaged<AnyObject>?>
   public var columns: [AnyValueColumn?] = []
+  /// The element storage of each typed column, by type index, kept in step with the column's
+  /// buffer: reads load values through it without touching (or retaining) the column object.
+  public var valueBase: RawColumn<UnsafeMutableRawPointer?>
 
   /// Set when a read closed a cycle; the outermost operation reports it and clears it.
   public var cycle: [Slot]? = nil
@@ -71,11 +70,7 @@ public final class Graph<Edges: EdgeStore> {
   public var cacheRows: [(ref: SlotRef, since: ContinuousClock.Instant)] = []
   public var liveRows: Int = 0
 
-  #if DEBUG
-    public var history = TurnHistory()
-  #endif
-
-  public init(reservingRows rows: Int = 64) {
+  public init(reservingRows rows: Int) {
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
     checkedAt = RawColumn(capacity: rows)
@@ -102,35 +97,239 @@ public final class Graph<Edges: EdgeStore> {
     deferredRelease = RawColumn(capacity: 16)
     slotOf = RawColumn(capacity: 64)
     states = RawColumn(capacity: 16)
+    valueBase = RawColumn(capacity: 16)
+  }
+}
+
+/// The state table of one context: every row's columns, the edge store, the reused stacks and
+/// queues of propagation, and the per-context descriptor maps.
+///
+/// Hot columns are `RawColumn`s marked `@exclusivity(unchecked)`: the graph is confined to the
+/// main actor and never hands out overlapping accesses to a column, and the dynamic checks
+/// otherwise dominate propagation (floor.md measured 18–25 `swift_beginAccess` per node).
+///
+/// Everything here is public for the `Cog` module and the workbench; apps use `Cog`'s API.
+@MainActor
+public final class Graph<Edges: EdgeStore> {
+  /// The stored state (see `GraphStore`); allocated once, freed by `deinit`.
+  public let store: UnsafeMutablePointer<GraphStore<Edges>>
+
+  // MARK: Row columns (indexed by Slot)
+  @inlinable public var flags: RawColumn<StateFlags> {
+    @inline(__always) _read { yield store.pointee.flags }
+    @inline(__always) _modify { yield &store.pointee.flags }
+  }
+  /// The revision at which the row's value last changed (kept on an equal recompute).
+  @inlinable public var changedAt: RawColumn<UInt32> {
+    @inline(__always) _read { yield store.pointee.changedAt }
+    @inline(__always) _modify { yield &store.pointee.changedAt }
+  }
+  /// The revision at which the row was last verified up to date.
+  @inlinable public var checkedAt: RawColumn<UInt32> {
+    @inline(__always) _read { yield store.pointee.checkedAt }
+    @inline(__always) _modify { yield &store.pointee.checkedAt }
+  }
+  @inlinable public var generation: RawColumn<UInt16> {
+    @inline(__always) _read { yield store.pointee.generation }
+    @inline(__always) _modify { yield &store.pointee.generation }
+  }
+  /// Observation boundary index, `-1` until a UI read creates one.
+  @inlinable public var boundary: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.boundary }
+    @inline(__always) _modify { yield &store.pointee.boundary }
+  }
+  /// Index of the row's current entry in its typed `ValueColumn`.
+  @inlinable public var valueIndex: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.valueIndex }
+    @inline(__always) _modify { yield &store.pointee.valueIndex }
+  }
+  /// Which `ValueColumn` (by `Registry.typeIndex`) holds the row's value; `-1` for reactions.
+  @inlinable public var typeIndex: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.typeIndex }
+    @inline(__always) _modify { yield &store.pointee.typeIndex }
+  }
+  @inlinable public var descriptor: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.descriptor }
+    @inline(__always) _modify { yield &store.pointee.descriptor }
+  }
+  @inlinable public var behavior: RawColumn<BehaviorRef<Edges>> {
+    @inline(__always) _read { yield store.pointee.behavior }
+    @inline(__always) _modify { yield &store.pointee.behavior }
+  }
+  @inlinable public var lifetime: RawColumn<RowLifetime> {
+    @inline(__always) _read { yield store.pointee.lifetime }
+    @inline(__always) _modify { yield &store.pointee.lifetime }
+  }
+  @inlinable public var leases: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.leases }
+    @inline(__always) _modify { yield &store.pointee.leases }
+  }
+  /// Registration order of reactions (flush runs them in this order).
+  @inlinable public var order: RawColumn<UInt32> {
+    @inline(__always) _read { yield store.pointee.order }
+    @inline(__always) _modify { yield &store.pointee.order }
+  }
+  /// The key of a keyed row (a box's row); nil otherwise. Read on the tracking cursor's fast
+  /// path to confirm "same dependency as last run" without hashing.
+  @inlinable public var keyOf: RawColumn<AnyHashable?> {
+    @inline(__always) _read { yield store.pointee.keyOf }
+    @inline(__always) _modify { yield &store.pointee.keyOf }
+  }
+
+  @inlinable public var edges: Edges {
+    @inline(__always) _read { yield store.pointee.edges }
+    @inline(__always) _modify { yield &store.pointee.edges }
+  }
+
+  // MARK: Global versions and tracking state
+  /// Bumped by every value change (a published source or a recompute with a new value).
+  @inlinable public var revision: UInt32 {
+    @inline(__always) _read { yield store.pointee.revision }
+    @inline(__always) _modify { yield &store.pointee.revision }
+  }
+  /// The running row (`.none` outside any body) and the last dependency it confirmed.
+  @inlinable public var activeSub: Slot {
+    @inline(__always) _read { yield store.pointee.activeSub }
+    @inline(__always) _modify { yield &store.pointee.activeSub }
+  }
+  @inlinable public var cursor: EdgeID {
+    @inline(__always) _read { yield store.pointee.cursor }
+    @inline(__always) _modify { yield &store.pointee.cursor }
+  }
+  @inlinable @usableFromInline var nextOrder: UInt32 {
+    @inline(__always) _read { yield store.pointee.nextOrder }
+    @inline(__always) _modify { yield &store.pointee.nextOrder }
+  }
+
+  // MARK: Reused buffers (reserved once; a steady turn never grows them)
+  @inlinable @usableFromInline var stackNodes: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.stackNodes }
+    @inline(__always) _modify { yield &store.pointee.stackNodes }
+  }
+  @inlinable @usableFromInline var stackCursors: RawColumn<EdgeID> {
+    @inline(__always) _read { yield store.pointee.stackCursors }
+    @inline(__always) _modify { yield &store.pointee.stackCursors }
+  }
+  @inlinable @usableFromInline var pushStack: RawColumn<EdgeID> {
+    @inline(__always) _read { yield store.pointee.pushStack }
+    @inline(__always) _modify { yield &store.pointee.pushStack }
+  }
+  @inlinable public var computingPath: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.computingPath }
+    @inline(__always) _modify { yield &store.pointee.computingPath }
+  }
+  /// For each running body, the pull-stack depth when it started (names cycles exactly).
+  @inlinable public var computingDepth: RawColumn<Int> {
+    @inline(__always) _read { yield store.pointee.computingDepth }
+    @inline(__always) _modify { yield &store.pointee.computingDepth }
+  }
+  @inlinable public var queue: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.queue }
+    @inline(__always) _modify { yield &store.pointee.queue }
+  }
+  @inlinable public var touched: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.touched }
+    @inline(__always) _modify { yield &store.pointee.touched }
+  }
+  @inlinable public var orphaned: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.orphaned }
+    @inline(__always) _modify { yield &store.pointee.orphaned }
+  }
+  @inlinable @usableFromInline var freeSlots: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.freeSlots }
+    @inline(__always) _modify { yield &store.pointee.freeSlots }
+  }
+  /// Rows released while a body was running are freed when the outermost operation ends.
+  @inlinable @usableFromInline var deferredRelease: RawColumn<SlotRef> {
+    @inline(__always) _read { yield store.pointee.deferredRelease }
+    @inline(__always) _modify { yield &store.pointee.deferredRelease }
+  }
+
+  // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
+  /// The one row of each keyless descriptor in this context (`-1`: none yet).
+  @inlinable public var slotOf: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.slotOf }
+    @inline(__always) _modify { yield &store.pointee.slotOf }
+  }
+  @inlinable public var owners: [RowOwner?] {
+    @inline(__always) _read { yield store.pointee.owners }
+    @inline(__always) _modify { yield &store.pointee.owners }
+  }
+  /// Per-context state of keyed descriptors (their key → slot index), strongly held here and
+  /// read unretained on hot paths through `states`.
+  @inlinable public var keyIndexes: [KeyedRowIndex?] {
+    @inline(__always) _read { yield store.pointee.keyIndexes }
+    @inline(__always) _modify { yield &store.pointee.keyIndexes }
+  }
+  @inlinable public var states: RawColumn<Unmanaged<AnyObject>?> {
+    @inline(__always) _read { yield store.pointee.states }
+    @inline(__always) _modify { yield &store.pointee.states }
+  }
+  @inlinable public var columns: [AnyValueColumn?] {
+    @inline(__always) _read { yield store.pointee.columns }
+    @inline(__always) _modify { yield &store.pointee.columns }
+  }
+  /// The element storage of each typed column, by type index, kept in step with the column's
+  /// buffer: reads load values through it without touching (or retaining) the column object.
+  @inlinable public var valueBase: RawColumn<UnsafeMutableRawPointer?> {
+    @inline(__always) _read { yield store.pointee.valueBase }
+    @inline(__always) _modify { yield &store.pointee.valueBase }
+  }
+
+  /// Set when a read closed a cycle; the outermost operation reports it and clears it.
+  @inlinable public var cycle: [Slot]? {
+    @inline(__always) _read { yield store.pointee.cycle }
+    @inline(__always) _modify { yield &store.pointee.cycle }
+  }
+  /// Rows with `.cache` lifetime that lost their last observer, oldest first.
+  @inlinable public var cacheRows: [(ref: SlotRef, since: ContinuousClock.Instant)] {
+    @inline(__always) _read { yield store.pointee.cacheRows }
+    @inline(__always) _modify { yield &store.pointee.cacheRows }
+  }
+  @inlinable public var liveRows: Int {
+    @inline(__always) _read { yield store.pointee.liveRows }
+    @inline(__always) _modify { yield &store.pointee.liveRows }
+  }
+
+  #if DEBUG
+    public var history = TurnHistory()
+  #endif
+
+  public init(reservingRows rows: Int = 64) {
+    store = .allocate(capacity: 1)
+    store.initialize(to: GraphStore(reservingRows: rows))
   }
 
   isolated deinit {
-    flags.free()
-    changedAt.free()
-    checkedAt.free()
-    generation.free()
-    boundary.free()
-    valueIndex.free()
-    typeIndex.free()
-    descriptor.free()
-    behavior.free()
-    lifetime.free()
-    leases.free()
-    order.free()
-    keyOf.free()
-    edges.free()
-    stackNodes.free()
-    stackCursors.free()
-    pushStack.free()
-    computingPath.free()
-    computingDepth.free()
-    queue.free()
-    touched.free()
-    orphaned.free()
-    freeSlots.free()
-    deferredRelease.free()
-    slotOf.free()
-    states.free()
+    store.pointee.flags.free()
+    store.pointee.changedAt.free()
+    store.pointee.checkedAt.free()
+    store.pointee.generation.free()
+    store.pointee.boundary.free()
+    store.pointee.valueIndex.free()
+    store.pointee.typeIndex.free()
+    store.pointee.descriptor.free()
+    store.pointee.behavior.free()
+    store.pointee.lifetime.free()
+    store.pointee.leases.free()
+    store.pointee.order.free()
+    store.pointee.keyOf.free()
+    store.pointee.edges.free()
+    store.pointee.stackNodes.free()
+    store.pointee.stackCursors.free()
+    store.pointee.pushStack.free()
+    store.pointee.computingPath.free()
+    store.pointee.computingDepth.free()
+    store.pointee.queue.free()
+    store.pointee.touched.free()
+    store.pointee.orphaned.free()
+    store.pointee.freeSlots.free()
+    store.pointee.deferredRelease.free()
+    store.pointee.slotOf.free()
+    store.pointee.states.free()
+    store.pointee.valueBase.free()
+    store.deinitialize(count: 1)
+    store.deallocate()
   }
 
   /// Whether `COG_INTERNAL_CHECKS` was compiled in (the benchmark runner refuses such builds).

@@ -8,7 +8,7 @@
 /// Elements `0..<count` are initialized. Index checks are debug assertions.
 @frozen
 public struct RawColumn<Element> {
-  @usableFromInline var base: UnsafeMutablePointer<Element>
+  public var base: UnsafeMutablePointer<Element>
   public var count: Int
   public var capacity: Int
 

@@ -17,6 +17,16 @@ public final class RowBehavior<Edges: EdgeStore> {
   }
 }
 
+/// An unretained reference to a row's behavior, as stored in the behavior column. Calling
+/// through it with `withGuaranteed` costs no reference counting.
+@frozen
+public struct BehaviorRef<Edges: EdgeStore> {
+  public var object: Unmanaged<RowBehavior<Edges>>?
+  @inlinable public init(_ object: RowBehavior<Edges>?) {
+    self.object = object.map { Unmanaged.passUnretained($0) }
+  }
+}
+
 /// How long a row lives once nothing observes it.
 public enum RowLifetime: UInt8, Sendable {
   /// As long as the context (manual states, and automatic states by default).
@@ -40,4 +50,14 @@ public protocol RowOwner: AnyObject, Sendable {
 @MainActor
 public protocol KeyedRowIndex: AnyObject {
   func forget(key: AnyHashable, slot: Slot)
+}
+
+/// Calls `body` with the object `u` refers to, without retaining it: the caller guarantees the
+/// object outlives the call. A plain function here (rather than a closure literal handed to
+/// `Unmanaged._withUnsafeGuaranteedRef` at each call site) so that main-actor code calling it
+/// does not hand an isolated closure to a module compiled without strict concurrency, which
+/// would cost a dynamic executor check per call.
+@inlinable @inline(__always)
+public nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ body: (T) -> R) -> R {
+  u._withUnsafeGuaranteedRef(body)
 }

@@ -9,7 +9,7 @@ public struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
   @inlinable @inline(__always) public init(_ raw: Int) { self.raw = Int32(truncatingIfNeeded: raw) }
 
   /// "No row". `-1` so that a freshly grown `slotOf` column filled with `-1` means "absent".
-  public static let none = Slot(Int32(-1))
+  @inlinable public static var none: Slot { Slot(Int32(-1)) }
 
   @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
   @inlinable @inline(__always) public var index: Int { Int(raw) }
@@ -24,7 +24,7 @@ public struct EdgeID: Hashable, CustomStringConvertible, Sendable {
   public var raw: Int32
   @inlinable @inline(__always) public init(_ raw: Int32) { self.raw = raw }
   /// "No edge": the end of a list. `-1` for the same reason as `Slot.none`.
-  public static let none = EdgeID(Int32(-1))
+  @inlinable public static var none: EdgeID { EdgeID(Int32(-1)) }
   @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
   public var description: String { isNone ? "e-" : "e\(raw)" }
 }

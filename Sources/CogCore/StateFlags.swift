@@ -24,27 +24,27 @@ public struct StateFlags: OptionSet, Sendable, Hashable {
   public var rawValue: UInt16
   @inlinable @inline(__always) public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-  public static let dirty = StateFlags(rawValue: 1 << 0)
-  public static let pending = StateFlags(rawValue: 1 << 1)
-  public static let computing = StateFlags(rawValue: 1 << 2)
-  public static let queued = StateFlags(rawValue: 1 << 3)
-  public static let hasValue = StateFlags(rawValue: 1 << 4)
-  public static let source = StateFlags(rawValue: 1 << 5)
-  public static let computed = StateFlags(rawValue: 1 << 6)
-  public static let reaction = StateFlags(rawValue: 1 << 7)
-  public static let staged = StateFlags(rawValue: 1 << 8)
-  public static let touched = StateFlags(rawValue: 1 << 9)
-  public static let released = StateFlags(rawValue: 1 << 10)
-  public static let lifetimeQueued = StateFlags(rawValue: 1 << 11)
-  public static let visiting = StateFlags(rawValue: 1 << 12)
+  @inlinable public static var dirty: StateFlags { StateFlags(rawValue: 1 << 0) }
+  @inlinable public static var pending: StateFlags { StateFlags(rawValue: 1 << 1) }
+  @inlinable public static var computing: StateFlags { StateFlags(rawValue: 1 << 2) }
+  @inlinable public static var queued: StateFlags { StateFlags(rawValue: 1 << 3) }
+  @inlinable public static var hasValue: StateFlags { StateFlags(rawValue: 1 << 4) }
+  @inlinable public static var source: StateFlags { StateFlags(rawValue: 1 << 5) }
+  @inlinable public static var computed: StateFlags { StateFlags(rawValue: 1 << 6) }
+  @inlinable public static var reaction: StateFlags { StateFlags(rawValue: 1 << 7) }
+  @inlinable public static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
+  @inlinable public static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
+  @inlinable public static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
+  @inlinable public static var lifetimeQueued: StateFlags { StateFlags(rawValue: 1 << 11) }
+  @inlinable public static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.
-  public static let stale: StateFlags = [.dirty, .pending]
+  @inlinable public static var stale: StateFlags { [.dirty, .pending] }
   /// What a read must look at before using the value: stale, or part of a pull in progress
   /// (reaching a computing or visiting row closes a cycle).
-  public static let attention: StateFlags = [.dirty, .pending, .computing, .visiting]
+  @inlinable public static var attention: StateFlags { [.dirty, .pending, .computing, .visiting] }
   /// A row on the way of the current pull: reading it again closes a cycle.
-  public static let inProgress: StateFlags = [.computing, .visiting]
+  @inlinable public static var inProgress: StateFlags { [.computing, .visiting] }
   /// Rows that run a body (computeds and reactions).
-  public static let runs: StateFlags = [.computed, .reaction]
+  @inlinable public static var runs: StateFlags { [.computed, .reaction] }
 }

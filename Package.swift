@@ -61,9 +61,10 @@ let package = Package(
     .target(
       name: "CogBenchSystems",
       dependencies: [
-        "Cog", "CogBenchCases", "CogSimpleCore", "CogObjectGraph", "CogObservationBaseline",
+        "Cog", "CogCore", "CogBenchCases", "CogSimpleCore", "CogObjectGraph",
+        "CogObservationBaseline",
       ],
-      path: "Benchmarks/Systems", swiftSettings: benchSwift),
+      path: "Benchmarks/Systems", swiftSettings: coreSettings),
     .target(
       name: "CCogCounters", path: "Benchmarks/Counters/CCogCounters",
       cSettings: counterCSettings, linkerSettings: counterLinker),

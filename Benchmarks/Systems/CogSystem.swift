@@ -1,5 +1,6 @@
 import Cog
 import CogBenchCases
+import CogCore
 
 /// Cog behind the benchmark adapter.
 ///
@@ -17,10 +18,12 @@ public final class CogSystem: ReactiveSystem {
   public nonisolated static var capabilities: SystemCapabilities { .all }
 
   public let cogs = Cogs(reservingRows: 1024)
-  @usableFromInline var writer: CogWriter?
+  // `@exclusivity(unchecked)`: the adapter's own state is touched on every write and effect
+  // run; it is main-actor confined and never accessed overlapping.
+  @exclusivity(unchecked) @usableFromInline var writer: CogWriter?
   /// The reaction whose body is running (to schedule writes made inside an effect).
-  @usableFromInline var reaction: CogReactionContext?
-  @usableFromInline var built: [CogReaction] = []
+  @exclusivity(unchecked) @usableFromInline var reaction: CogReactionContext?
+  @exclusivity(unchecked) @usableFromInline var built: [CogReaction] = []
 
   public init() {}
 
@@ -36,12 +39,17 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func effect(_ body: @escaping () -> Void) {
+    // Unretained: the system outlives its reactions (cleanup cancels them), and a strong or
+    // `unowned` capture would cost a retain and release on every run.
+    let me = Unmanaged.passUnretained(self)
     built.append(
-      cogs.react("effect") { [unowned self] c in
-        let outer = self.reaction
-        self.reaction = c
-        body()
-        self.reaction = outer
+      cogs.react("effect") { c in
+        withGuaranteed(me) { system in
+          let outer = system.reaction
+          system.reaction = c
+          body()
+          system.reaction = outer
+        }
       })
   }
 
@@ -92,7 +100,7 @@ public final class CogSystem: ReactiveSystem {
   }
 
   /// Writes of a batch opened inside an effect, applied by a scheduled turn.
-  @usableFromInline var collected: [(CogWriter) -> Void]?
+  @exclusivity(unchecked) @usableFromInline var collected: [(CogWriter) -> Void]?
 
   @inlinable
   public func withBuild<R>(_ body: () -> R) -> R { body() }

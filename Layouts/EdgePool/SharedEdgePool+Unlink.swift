@@ -1,8 +1,15 @@
 import CogCore
 
 extension SharedEdgePool {
-  @inlinable
+  /// Inline fast path: a run that read its old dependencies again leaves nothing to drop.
+  @inlinable @inline(__always)
   public mutating func endTracking(sub: Slot, cursor: EdgeID, orphaned: inout RawColumn<Slot>) {
+    if nextCandidate(of: sub, after: cursor).isNone { return }
+    dropTail(sub: sub, cursor: cursor, orphaned: &orphaned)
+  }
+
+  @inline(never) @usableFromInline
+  mutating func dropTail(sub: Slot, cursor: EdgeID, orphaned: inout RawColumn<Slot>) {
     var stale: EdgeID
     if cursor.isNone {
       stale = depsHead[sub]
@@ -20,11 +27,12 @@ extension SharedEdgePool {
 
   @inlinable
   public mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>) {
-    endTracking(sub: sub, cursor: .none, orphaned: &orphaned)
+    if depsHead[sub].isNone { return }
+    dropTail(sub: sub, cursor: .none, orphaned: &orphaned)
   }
 
   /// Takes `e` out of its dependency's subscriber list and puts it on the free list.
-  @inlinable
+  @usableFromInline
   mutating func unlinkFromSubscribers(_ e: EdgeID, orphaned: inout RawColumn<Slot>) {
     let entry = edges[Int(e.raw)]
     if entry.prevSub.isNone {

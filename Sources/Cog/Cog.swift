@@ -25,6 +25,10 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   @usableFromInline let initial: Value?
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
   @usableFromInline let behavior: RowBehavior<SharedEdgePool>?
+  /// This descriptor's row in the context it was last used in.
+  @usableFromInline let cache = DescriptorCache.make()
+
+  deinit { cache.free() }
 
   public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
   public var isManual: Bool { behavior == nil }
@@ -109,14 +113,30 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// This descriptor's row in `graph`, created on first use.
   @MainActor @inlinable @inline(__always)
   func slot(in graph: CogGraph) -> Slot {
-    let s = graph.slot(ofDescriptor: id)
-    return s.isNone ? makeRow(in: graph) : s
+    if cache.pointee.context == graph.identity {
+      let s = Slot(cache.pointee.slot)
+      if graph.descriptor[s] == id { return s }
+    }
+    return slowSlot(in: graph)
   }
 
+  /// The row from the context's map, or a new one; remembered in the cache (cold).
   @MainActor @inline(never) @usableFromInline
+  func slowSlot(in graph: CogGraph) -> Slot {
+    var s = graph.slot(ofDescriptor: id)
+    if s.isNone { s = makeRow(in: graph) }
+    cache.pointee.context = graph.identity
+    cache.pointee.slot = s.raw
+    return s
+  }
+
+  /// The row if it exists, without creating one.
+  @MainActor func existingSlot(in graph: CogGraph) -> Slot { graph.slot(ofDescriptor: id) }
+
+  @MainActor @usableFromInline
   func makeRow(in graph: CogGraph) -> Slot {
     let pair = graph.allocateValuePair(typeIndex, initial: initial)
-    if graph.owner(of: id) == nil { graph.setOwner(self, for: id) }
+    graph.setOwner(self, for: id)
     let s = graph.allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
       valueIndex: pair, behavior: behavior, lifetime: lifetime.row, key: nil)

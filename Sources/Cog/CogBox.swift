@@ -8,20 +8,25 @@ public class CogBoxBase<Value>: RowOwner, @unchecked Sendable {
   public let label: String
   public let lifetime: CogLifetime
   @usableFromInline let behavior: RowBehavior<SharedEdgePool>
+  /// The box's key index in the context it was last used in.
+  @usableFromInline let cache: DescriptorCacheRef
 
   public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
 
   @usableFromInline
   init(
     id: Int32, typeIndex: Int32, label: String, lifetime: CogLifetime,
-    behavior: RowBehavior<SharedEdgePool>
+    behavior: RowBehavior<SharedEdgePool>, cache: DescriptorCacheRef
   ) {
+    self.cache = cache
     self.id = id
     self.typeIndex = typeIndex
     self.label = label
     self.lifetime = lifetime
     self.behavior = behavior
   }
+
+  deinit { cache.free() }
 
   /// The row for `key`. Warm path: the running body's tracking cursor points at the row it
   /// read here last time; comparing descriptor and key confirms it without hashing. Cold
@@ -71,8 +76,13 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
   ) {
     let id = Registry.makeDescriptorID()
     let ti = Registry.typeIndex(for: Value.self)
+    let cache = DescriptorCache.make()
     let behavior = RowBehavior<SharedEdgePool> { graph, slot in
-      let key = graph.keyIndex(of: id).unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      if _slowPath(cache.pointee.context != graph.identity) {
+        cache.pointee.context = graph.identity
+        cache.pointee.index = Unmanaged.passUnretained(graph.keyIndex(of: id)! as AnyObject)
+      }
+      let key = withGuaranteed(cache.pointee.index.unsafelyUnwrapped) {
         unsafeDowncast($0, to: BoxIndex<Key>.self).keys[slot].unsafelyUnwrapped
       }
       let new = body(key, CogContext(graph: graph, slot: slot))
@@ -84,7 +94,7 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     super.init(
       id: id, typeIndex: ti,
       label: label.isEmpty ? "CogBox<\(Key.self), \(Value.self)>#\(id)" : label,
-      lifetime: lifetime, behavior: behavior)
+      lifetime: lifetime, behavior: behavior, cache: cache)
   }
 
   /// The value reference for `key`.
@@ -94,8 +104,8 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
 
   @MainActor @usableFromInline
   func index(in graph: CogGraph) -> BoxIndex<Key> {
-    if let u = graph.keyIndex(of: id) {
-      return unsafeDowncast(u.takeUnretainedValue(), to: BoxIndex<Key>.self)
+    if let existing = graph.keyIndex(of: id) {
+      return unsafeDowncast(existing as AnyObject, to: BoxIndex<Key>.self)
     }
     let index = BoxIndex<Key>()
     graph.setKeyIndex(index, for: id)
@@ -105,8 +115,8 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
 
   @MainActor @usableFromInline
   override func existing(_ key: AnyHashable, in graph: CogGraph) -> Slot {
-    guard let u = graph.keyIndex(of: id), let k = key.base as? Key else { return .none }
-    let index = unsafeDowncast(u.takeUnretainedValue(), to: BoxIndex<Key>.self)
+    guard let existing = graph.keyIndex(of: id), let k = key.base as? Key else { return .none }
+    let index = unsafeDowncast(existing as AnyObject, to: BoxIndex<Key>.self)
     return index.slots[k].map { Slot($0) } ?? .none
   }
 

@@ -8,33 +8,50 @@ import CogEdgePool
 /// subscript stops the program with a clear message; `set(_:to:)` throws instead.
 @MainActor @frozen
 public struct CogWriter {
-  @usableFromInline unowned(unsafe) let cogs: Cogs
+  @usableFromInline let context: Unmanaged<Cogs>
   @usableFromInline let turn: UInt32
 
   @inlinable init(cogs: Cogs, turn: UInt32) {
-    self.cogs = cogs
+    self.context = Unmanaged.passUnretained(cogs)
     self.turn = turn
   }
 
   /// The staged value of `cog` (its current value if this turn has not written it).
   @inlinable public subscript<V>(cog: Cog<V>) -> V {
     get {
-      if _slowPath(cogs.activeTurn != turn) { cogs.misuse(.escapedWriter(turn: "#\(turn)")) }
-      let g = cogs.graph
-      let s = cog.slot(in: g)
-      let vi = Int(g.valueIndex[s])
-      let staged = g.flags[s].contains(.touched) && cog.isManual
-      return g.valuePointer(cog.typeIndex, Int32(staged ? vi ^ 1 : vi), as: V.self).pointee
-        .unsafelyUnwrapped
+      withGuaranteed(context) { cogs in
+        if _slowPath(cogs.activeTurn != turn) { cogs.misuse(.escapedWriter(turn: "#\(turn)")) }
+        return read(cog, in: cogs.graph)
+      }
     }
     nonmutating set {
-      do { try set(cog, to: newValue) } catch { cogs.misuse(error) }
+      withGuaranteed(context) { cogs in
+        do throws(CogError) { try stage(cog, newValue, in: cogs) } catch { cogs.misuse(error) }
+      }
     }
+  }
+
+  @inlinable @inline(__always)
+  func read<V>(_ cog: Cog<V>, in g: CogGraph) -> V {
+    let s = cog.slot(in: g)
+    let vi = g.valueIndex[s]
+    let staged = g.flags[s].contains(.touched) && cog.isManual
+    return g.valuePointer(cog.typeIndex, staged ? vi ^ 1 : vi, as: V.self).pointee
+      .unsafelyUnwrapped
   }
 
   /// Stages `value` for the manual cog `cog`.
   @inlinable
   public func set<V>(_ cog: Cog<V>, to value: V) throws(CogError) {
+    var failure: CogError? = nil
+    withGuaranteed(context) { cogs in
+      do throws(CogError) { try stage(cog, value, in: cogs) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  @inlinable @inline(__always)
+  func stage<V>(_ cog: Cog<V>, _ value: V, in cogs: Cogs) throws(CogError) {
     if _slowPath(cogs.activeTurn != turn) { throw .escapedWriter(turn: "#\(turn)") }
     if _slowPath(!cog.isManual) { throw .notWritable(state: cog.label) }
     let g = cogs.graph

@@ -16,7 +16,7 @@ public final class Cogs {
   public let graph: CogGraph
   @exclusivity(unchecked) @usableFromInline var activeTurn: UInt32 = 0
   @exclusivity(unchecked) @usableFromInline var lastTurn: UInt32 = 0
-  var scheduled: [(name: StaticString, body: (CogWriter) -> Void)] = []
+  @exclusivity(unchecked) var scheduled: [(name: StaticString, body: (CogWriter) -> Void)] = []
   @exclusivity(unchecked) @usableFromInline var draining = false
   /// Reaction bodies by slot; a reused slot replaces its old entry.
   var reactionBodies: [Int32: RowBehavior<SharedEdgePool>] = [:]
@@ -45,9 +45,9 @@ public final class Cogs {
   /// The current value of `cog`, computing what it needs. Inside a running body or reaction
   /// the read is tracked, as `c[cog]` is. A cycle met on the way goes to `errorHandler`.
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
-    let v = graph.value(of: cog, tracked: true)
+    let (v, s) = graph.valueAndSlot(of: cog, tracked: true)
     if graph.isIdle {
-      endRead(graph.slot(ofDescriptor: cog.id))
+      endRead(s)
       if _slowPath(graph.cycle != nil) { reportCycle() }
     }
     return v
@@ -65,9 +65,9 @@ public final class Cogs {
 
   /// Like the subscript, but a cycle met on the way is thrown instead of reported.
   @inlinable public func read<T>(_ cog: Cog<T>) throws(CogError) -> T {
-    let v = graph.value(of: cog, tracked: true)
+    let (v, s) = graph.valueAndSlot(of: cog, tracked: true)
     if graph.isIdle {
-      endRead(graph.slot(ofDescriptor: cog.id))
+      endRead(s)
       if let error = takeCycleError() { throw error }
     }
     return v
@@ -222,7 +222,7 @@ public final class Cogs {
   public func hasRow<T>(_ ref: CogRef<T>) -> Bool { !ref.box.existing(ref.key, in: graph).isNone }
 
   /// Whether `cog` currently has a row in this context.
-  public func hasRow<T>(_ cog: Cog<T>) -> Bool { !graph.slot(ofDescriptor: cog.id).isNone }
+  public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existingSlot(in: graph).isNone }
 
   #if DEBUG
     /// The debug history, oldest turn first: turn id, op name and the labels of up to four

@@ -5,11 +5,14 @@ import CogEdgePool
 /// value from the descriptor's typed column.
 extension Graph where Edges == SharedEdgePool {
   @inlinable @inline(__always)
-  func value<T>(of cog: Cog<T>, tracked: Bool) -> T {
+  func value<T>(of cog: Cog<T>, tracked: Bool) -> T { valueAndSlot(of: cog, tracked: tracked).0 }
+
+  @inlinable @inline(__always)
+  func valueAndSlot<T>(of cog: Cog<T>, tracked: Bool) -> (T, Slot) {
     let s = cog.slot(in: self)
     let ok = tracked ? readTracked(s) : readUntracked(s)
-    if _slowPath(!ok) { return cycleValue(s, typeIndex: cog.typeIndex, as: T.self) }
-    return valuePointer(cog.typeIndex, valueIndex[s], as: T.self).pointee.unsafelyUnwrapped
+    if _slowPath(!ok) { return (cycleValue(s, typeIndex: cog.typeIndex, as: T.self), s) }
+    return (valuePointer(cog.typeIndex, valueIndex[s], as: T.self).pointee.unsafelyUnwrapped, s)
   }
 
   @inlinable @inline(__always)

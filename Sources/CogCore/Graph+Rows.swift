@@ -39,39 +39,24 @@ extension Graph {
   }
 
   /// Registers `owner` as the per-context record of descriptor `id` (cold).
-  public func setOwner(_ owner: RowOwner, for id: Int32) {
-    let i = Int(id)
-    while owners.count <= i { owners.append(nil) }
-    owners[i] = owner
-  }
+  public func setOwner(_ owner: RowOwner, for id: Int32) { owners[id] = owner }
+
+  public func owner(of id: Int32) -> RowOwner? { owners[id] }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
-  public func setKeyIndex(_ index: KeyedRowIndex & AnyObject, for id: Int32) {
-    let i = Int(id)
-    while keyIndexes.count <= i { keyIndexes.append(nil) }
-    keyIndexes[i] = index
-    states.extend(to: i + 1, with: nil)
-    states[i] = Unmanaged.passUnretained(index as AnyObject)
+  public func setKeyIndex(_ index: KeyedRowIndex, for id: Int32) { keyIndexes[id] = index }
+
+  public func keyIndex(of id: Int32) -> KeyedRowIndex? { keyIndexes[id] }
+
+  /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
+  public func slot(ofDescriptor id: Int32) -> Slot {
+    keylessSlots[id].map { Slot($0) } ?? .none
   }
 
-  /// The key index of descriptor `id`, unretained (kept alive by `keyIndexes`).
-  @inlinable @inline(__always) public func keyIndex(of id: Int32) -> Unmanaged<AnyObject>? {
-    Int(id) < states.count ? states[Int(id)] : nil
-  }
+  public func setSlot(_ s: Slot, ofDescriptor id: Int32) { keylessSlots[id] = s.raw }
 
-  @inlinable @inline(__always) public func owner(of id: Int32) -> RowOwner? {
-    Int(id) < owners.count ? owners[Int(id)] : nil
-  }
-
-  /// The row of keyless descriptor `id`, or `.none`.
-  @inlinable @inline(__always) public func slot(ofDescriptor id: Int32) -> Slot {
-    Int(id) < slotOf.count ? Slot(slotOf[Int(id)]) : .none
-  }
-
-  public func setSlot(_ s: Slot, ofDescriptor id: Int32) {
-    slotOf.extend(to: Int(id) + 1, with: -1)
-    slotOf[Int(id)] = s.raw
-  }
+  /// Identifies this context in descriptor caches (a serial, never reused).
+  @inlinable public var identity: Int { serial }
 
   /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
   /// them. Reuses a released slot (its generation was bumped on release).
@@ -161,10 +146,12 @@ extension Graph {
     freeSlots.append(s)
     liveRows -= 1
     let id = descriptor[s]
+    // A cached slot is trusted only while `descriptor[slot]` still names its descriptor.
+    descriptor[s] = -1
     if let key {
-      if Int(id) < keyIndexes.count { keyIndexes[Int(id)]?.forget(key: key, slot: s) }
-    } else if Int(id) < slotOf.count && slotOf[Int(id)] == s.raw {
-      slotOf[Int(id)] = -1
+      keyIndexes[id]?.forget(key: key, slot: s)
+    } else if keylessSlots[id] == s.raw {
+      keylessSlots[id] = nil
     }
   }
 }

@@ -52,13 +52,14 @@ public struct GraphStore<Edges: EdgeStore> {
   public var deferredRelease: RawColumn<SlotRef>
 
   // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
-  /// The one row of each keyless descriptor in this context (`-1`: none yet).
-  public var slotOf: RawColumn<Int32>
-  public var owners: [RowOwner?] = []
-  /// Per-context state of keyed descriptors (their key → slot index), strongly held here and
-  /// read unretained on hot paths through `states`.
-  public var keyIndexes: [KeyedRowIndex?] = []
-  public var states: RawColumn<Unmanaged<AnyObject>?>
+  /// Per-context maps by descriptor id, read on cold paths only (descriptors cache their
+  /// row per context; see `DescriptorCache`). Dictionaries rather than arrays indexed by
+  /// descriptor id: ids are process-wide, so an array would grow with every descriptor ever
+  /// made, in every context.
+  public var keylessSlots: [Int32: Int32] = [:]
+  public var owners: [Int32: RowOwner] = [:]
+  /// Per-context state of keyed descriptors (their key → slot index).
+  public var keyIndexes: [Int32: KeyedRowIndex] = [:]
   public var columns: [AnyValueColumn?] = []
   /// The element storage of each typed column, by type index, kept in step with the column's
   /// buffer: reads load values through it without touching (or retaining) the column object.
@@ -95,8 +96,6 @@ public struct GraphStore<Edges: EdgeStore> {
     orphaned = RawColumn(capacity: 64)
     freeSlots = RawColumn(capacity: 16)
     deferredRelease = RawColumn(capacity: 16)
-    slotOf = RawColumn(capacity: 64)
-    states = RawColumn(capacity: 16)
     valueBase = RawColumn(capacity: 16)
   }
 }
@@ -113,6 +112,8 @@ public struct GraphStore<Edges: EdgeStore> {
 public final class Graph<Edges: EdgeStore> {
   /// The stored state (see `GraphStore`); allocated once, freed by `deinit`.
   public let store: UnsafeMutablePointer<GraphStore<Edges>>
+  /// This context's serial (see `Registry.makeContextSerial`).
+  public let serial: Int
 
   // MARK: Row columns (indexed by Slot)
   @inlinable public var flags: RawColumn<StateFlags> {
@@ -247,23 +248,19 @@ public final class Graph<Edges: EdgeStore> {
 
   // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
   /// The one row of each keyless descriptor in this context (`-1`: none yet).
-  @inlinable public var slotOf: RawColumn<Int32> {
-    @inline(__always) _read { yield store.pointee.slotOf }
-    @inline(__always) _modify { yield &store.pointee.slotOf }
+  @inlinable public var keylessSlots: [Int32: Int32] {
+    @inline(__always) _read { yield store.pointee.keylessSlots }
+    @inline(__always) _modify { yield &store.pointee.keylessSlots }
   }
-  @inlinable public var owners: [RowOwner?] {
+  @inlinable public var owners: [Int32: RowOwner] {
     @inline(__always) _read { yield store.pointee.owners }
     @inline(__always) _modify { yield &store.pointee.owners }
   }
   /// Per-context state of keyed descriptors (their key → slot index), strongly held here and
   /// read unretained on hot paths through `states`.
-  @inlinable public var keyIndexes: [KeyedRowIndex?] {
+  @inlinable public var keyIndexes: [Int32: KeyedRowIndex] {
     @inline(__always) _read { yield store.pointee.keyIndexes }
     @inline(__always) _modify { yield &store.pointee.keyIndexes }
-  }
-  @inlinable public var states: RawColumn<Unmanaged<AnyObject>?> {
-    @inline(__always) _read { yield store.pointee.states }
-    @inline(__always) _modify { yield &store.pointee.states }
   }
   @inlinable public var columns: [AnyValueColumn?] {
     @inline(__always) _read { yield store.pointee.columns }
@@ -298,6 +295,7 @@ public final class Graph<Edges: EdgeStore> {
   public init(reservingRows rows: Int = 64) {
     store = .allocate(capacity: 1)
     store.initialize(to: GraphStore(reservingRows: rows))
+    serial = Registry.makeContextSerial()
   }
 
   isolated deinit {
@@ -325,8 +323,6 @@ public final class Graph<Edges: EdgeStore> {
     store.pointee.orphaned.free()
     store.pointee.freeSlots.free()
     store.pointee.deferredRelease.free()
-    store.pointee.slotOf.free()
-    store.pointee.states.free()
     store.pointee.valueBase.free()
     store.deinitialize(count: 1)
     store.deallocate()

@@ -7,6 +7,13 @@ import Synchronization
 /// descriptor and once per value type, never during graph work.
 public enum Registry {
   private static let nextDescriptor = Atomic<Int32>(0)
+  private static let nextContext = Atomic<Int>(1)
+
+  /// A fresh context serial: identifies a graph in descriptor caches. Never reused, unlike the
+  /// graph's address, which a later graph may get.
+  public static func makeContextSerial() -> Int {
+    nextContext.add(1, ordering: .relaxed).oldValue
+  }
   private static let typeIndices = Mutex<[ObjectIdentifier: Int32]>([:])
 
   /// A fresh descriptor id: dense, starting at 0, so contexts index columns with it.

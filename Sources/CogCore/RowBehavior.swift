@@ -61,3 +61,45 @@ public protocol KeyedRowIndex: AnyObject {
 public nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ body: (T) -> R) -> R {
   u._withUnsafeGuaranteedRef(body)
 }
+
+/// A descriptor's memory of its row in the context it was last used in: the context's
+/// identity and the slot (or, for a keyed box, its key index). Descriptors are shared by every
+/// context, so this is a one-entry cache; a miss falls back to the context's dictionaries.
+/// Kept behind a pointer the descriptor owns, so reading it costs no exclusivity check.
+@frozen
+public struct DescriptorCache {
+  /// The serial of the context the entry belongs to; 0: none.
+  public var context: Int
+  public var slot: Int32
+  public var index: Unmanaged<AnyObject>?
+  @inlinable public init() {
+    context = 0
+    slot = -1
+    index = nil
+  }
+
+  @inlinable public static func make() -> DescriptorCacheRef {
+    let p = UnsafeMutablePointer<DescriptorCache>.allocate(capacity: 1)
+    p.initialize(to: DescriptorCache())
+    return DescriptorCacheRef(pointer: p)
+  }
+}
+
+/// The pointer to a descriptor's cache. Descriptors are shared across threads as values but
+/// their caches are only read and written by main-actor graph code, hence `@unchecked`.
+@frozen
+public struct DescriptorCacheRef: @unchecked Sendable {
+  public let pointer: UnsafeMutablePointer<DescriptorCache>
+  @inlinable public init(pointer: UnsafeMutablePointer<DescriptorCache>) { self.pointer = pointer }
+
+  @inlinable public var pointee: DescriptorCache {
+    @inline(__always) unsafeAddress { UnsafePointer(pointer) }
+    @inline(__always) nonmutating unsafeMutableAddress { pointer }
+  }
+
+  /// Frees the cache; its descriptor's `deinit` calls it once.
+  public func free() {
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
+  }
+}

@@ -1,0 +1,448 @@
+// Cog's own cases (seed 000 §9): keyed diamonds, key churn, and the costs §9.4 tracks —
+// steady-turn allocations, `box[key]` value-reference creation, retain/release traffic in
+// propagation, peak memory of a 1,000-state graph.
+//
+// Every expected value here follows from the graph by arithmetic stated next to the check; the
+// keyed cases never read a released key again and give every cold key a fresh number, so their
+// run counts do not depend on whether a system frees released keys. Run counts of computeds and
+// boxes are checked on systems with memoized computeds; values everywhere.
+
+public enum CogCases {
+  @inlinable @MainActor
+  public static func visit<V: CaseVisitor>(_ v: inout V) {
+    v.visitKeyed(CogKeyedDiamond())
+    v.visitKeyed(CogKeyChurn())
+    v.visit(CogSteadyTurn())
+    v.visitKeyed(CogBoxRefCreation())
+    v.visit(CogPropagationARC())
+    v.visit(CogPeakMemory1000())
+  }
+}
+
+/// Keyed boxes in a diamond: `left[k] = head + k`, `right[k] = 2·head + k`,
+/// `sum[k] = left[k] + right[k]` (= 3·head + 2k). An effect reads `sum[k]` for the warm keys
+/// 0 ..< W; each iteration changes head, then reads C cold keys (never read before) outside any
+/// computation and releases them.
+public struct CogKeyedDiamond: KeyedBenchmarkCase {
+  public init() {}
+  public var id: String { "cog/keyed-diamond" }
+  public var summary: String {
+    "keyed diamond: left[k], right[k] → sum[k]; 1000 warm keys in an effect, 100 cold per turn"
+  }
+
+  @inlinable
+  public func prepare<S: KeyedReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let warm = size == .full ? 1000 : 50
+    let cold = size == .full ? 100 : 10
+    let counts = RunCounter()  // runs: left bodies, other: right bodies, total: sum bodies
+    let effectRuns = CaseState(0)
+    let effectTotal = CaseState(0)
+    let (head, left, right, sum) = s.withBuild {
+      () -> (SignalHandle<Int>, KeyedHandle<Int, Int>, KeyedHandle<Int, Int>, KeyedHandle<Int, Int>)
+      in
+      let head = s.signal(0)
+      let left = s.box { (k: Int) -> Int in
+        counts.runs &+= 1
+        return s.read(head) + k
+      }
+      let right = s.box { (k: Int) -> Int in
+        counts.other &+= 1
+        return s.read(head) * 2 + k
+      }
+      let sum = s.box { (k: Int) -> Int in
+        counts.total &+= 1
+        return s.read(left, key: k) + s.read(right, key: k)
+      }
+      s.effect {
+        effectRuns.value &+= 1
+        var t = 0
+        for k in 0..<warm { t += s.read(sum, key: k) }
+        effectTotal.value = t
+      }
+      return (head, left, right, sum)
+    }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let headValue = CaseState(0)
+    let nextCold = CaseState(warm)
+    return PreparedCase(iterationsPerSample: size == .full ? 100 : 5) {
+      counts.reset()
+      effectRuns.value = 0
+      headValue.value += 1
+      let v = headValue.value
+      s.withBatch { s.write(head, v) }
+      // Σ_{k<W} (3v + 2k) = 3vW + W(W-1)
+      checks.expect(
+        effectRuns.value == 1 && effectTotal.value == 3 * v * warm + warm * (warm - 1),
+        "cog/keyed-diamond: effect ran \(effectRuns.value)× with total \(effectTotal.value), "
+          + "expected 1× with \(3 * v * warm + warm * (warm - 1))")
+      let firstCold = nextCold.value
+      var coldTotal = 0
+      for k in firstCold..<(firstCold + cold) { coldTotal += s.read(sum, key: k) }
+      for k in firstCold..<(firstCold + cold) {
+        s.release(sum, key: k)
+        s.release(left, key: k)
+        s.release(right, key: k)
+      }
+      nextCold.value = firstCold + cold
+      // Σ_{k=f}^{f+C-1} (3v + 2k) = 3vC + C(2f + C - 1)
+      let expectedCold = 3 * v * cold + cold * (2 * firstCold + cold - 1)
+      checks.expect(
+        coldTotal == expectedCold,
+        "cog/keyed-diamond: cold keys sum to \(coldTotal), expected \(expectedCold)")
+      // Every warm key's three bodies run once (head changed), every cold key's once (new).
+      if memoized {
+        let n = warm + cold
+        checks.expect(
+          counts.runs == n && counts.other == n && counts.total == n,
+          "cog/keyed-diamond: left/right/sum ran \(counts.runs)/\(counts.other)/\(counts.total)×, "
+            + "expected \(n) each")
+      }
+    }
+  }
+}
+
+/// Keys created and released every turn: an effect reads `item[k]` for a window of W keys; each
+/// turn moves the window by S, so S keys are new (cold) and S keys leave and are released.
+/// `item[k] = head + k` with head = 1 constant.
+public struct CogKeyChurn: KeyedBenchmarkCase {
+  public init() {}
+  public var id: String { "cog/key-churn" }
+  public var summary: String {
+    "key churn: a window of 1000 keys moves by 100 per turn (100 created, 100 released)"
+  }
+
+  @inlinable
+  public func prepare<S: KeyedReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let window = size == .full ? 1000 : 100
+    let step = size == .full ? 100 : 10
+    let counts = RunCounter()  // runs: item bodies, other: effect runs, total: effect's sum
+    let (start, item) = s.withBuild { () -> (SignalHandle<Int>, KeyedHandle<Int, Int>) in
+      let head = s.signal(1)
+      let start = s.signal(0)
+      let item = s.box { (k: Int) -> Int in
+        counts.runs &+= 1
+        return s.read(head) + k
+      }
+      s.effect {
+        counts.other &+= 1
+        let first = s.read(start)
+        var t = 0
+        for k in first..<(first + window) { t += s.read(item, key: k) }
+        counts.total = t
+      }
+      return (start, item)
+    }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let current = CaseState(0)
+    return PreparedCase(iterationsPerSample: size == .full ? 100 : 5) {
+      counts.reset()
+      let old = current.value
+      let first = old + step
+      current.value = first
+      s.withBatch { s.write(start, first) }
+      for k in old..<first { s.release(item, key: k) }
+      // Σ_{k=f}^{f+W-1} (1 + k) = W + Wf + W(W-1)/2
+      let expected = window + window * first + window * (window - 1) / 2
+      checks.expect(
+        counts.other == 1 && counts.total == expected,
+        "cog/key-churn: effect ran \(counts.other)× with sum \(counts.total), expected 1× with "
+          + "\(expected)")
+      if memoized {
+        checks.expect(
+          counts.runs == step,
+          "cog/key-churn: item ran \(counts.runs)×, expected \(step) (new keys)")
+      }
+    }
+  }
+}
+
+/// A steady turn: 8 sources, each with a chain of 8 computeds and an effect, and one computed
+/// summing the chain ends, read by one more effect. Each iteration writes a new value to one
+/// source: 8 chain computeds + the sum rerun, 2 effects run; the dependency shape never
+/// changes, so a system that reuses its edges and queues should allocate nothing.
+public struct CogSteadyTurn: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/steady-turn" }
+  public var summary: String {
+    "steady turn: one write into 8 chains of 8 + a sum; same dependencies every turn"
+  }
+  public var steadyStateTargets: SteadyStateTargets { .noAllocations }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let chains = 8
+    let depth = 8
+    let counts = RunCounter()  // runs: computed bodies, other: effect runs
+    let (sources, total) = s.withBuild { () -> ([SignalHandle<Int>], ComputedHandle<Int>) in
+      let sources = (0..<chains).map { _ in s.signal(0) }
+      var ends: [ComputedHandle<Int>] = []
+      for j in 0..<chains {
+        let source = sources[j]
+        var c = s.computed { () -> Int in
+          counts.runs &+= 1
+          return s.read(source) + 1
+        }
+        for _ in 1..<depth {
+          let previous = c
+          c = s.computed { () -> Int in
+            counts.runs &+= 1
+            return s.read(previous) + 1
+          }
+        }
+        let end = c
+        s.effect {
+          counts.other &+= 1
+          _ = s.read(end)
+        }
+        ends.append(end)
+      }
+      let total = s.computed { () -> Int in
+        counts.runs &+= 1
+        var t = 0
+        for i in 0..<ends.count { t += s.read(ends[i]) }
+        return t
+      }
+      s.effect {
+        counts.other &+= 1
+        _ = s.read(total)
+      }
+      return (sources, total)
+    }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let tick = CaseState(0)
+    let valueSum = CaseState(0)  // Σ of the sources' values
+    let lastWritten = CaseState([Int](repeating: 0, count: chains))
+    return PreparedCase(iterationsPerSample: size == .full ? 1000 : 16) {
+      counts.reset()
+      tick.value += 1
+      let t = tick.value  // strictly increasing: every write changes its source
+      let j = t % chains
+      valueSum.value += t - lastWritten.value[j]
+      lastWritten.value[j] = t
+      s.withBatch { s.write(sources[j], t) }
+      // total = Σ_j (s_j + depth)
+      let expected = valueSum.value + chains * depth
+      checks.expect(
+        s.read(total) == expected && counts.other == 2,
+        "cog/steady-turn: total = \(s.read(total)), effects ran \(counts.other)×, expected "
+          + "\(expected) and 2×")
+      if memoized {
+        checks.expect(
+          counts.runs == depth + 1,
+          "cog/steady-turn: computeds ran \(counts.runs)×, expected \(depth + 1)")
+      }
+    }
+  }
+}
+
+/// `box[key]` value-reference creation on warm keys: an effect keeps N keys of `item[k] = base
+/// + k` observed and also reads `salt`; each iteration writes `salt` (the effect reruns and
+/// reads the N references again, tracked, in the same order), then reads the N references
+/// outside any computation. No item body runs; nothing should allocate.
+public struct CogBoxRefCreation: KeyedBenchmarkCase {
+  public init() {}
+  public var id: String { "cog/box-ref-creation" }
+  public var summary: String {
+    "box[key] references on 1000 warm keys: tracked re-reads in an effect + untracked reads"
+  }
+  public var steadyStateTargets: SteadyStateTargets { .noAllocations }
+
+  @inlinable
+  public func prepare<S: KeyedReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let n = size == .full ? 1000 : 100
+    let base = 7
+    let counts = RunCounter()  // runs: item bodies, other: effect runs, total: effect's sum
+    let (salt, item) = s.withBuild { () -> (SignalHandle<Int>, KeyedHandle<Int, Int>) in
+      let head = s.signal(base)
+      let salt = s.signal(0)
+      let item = s.box { (k: Int) -> Int in
+        counts.runs &+= 1
+        return s.read(head) + k
+      }
+      s.effect {
+        counts.other &+= 1
+        var t = s.read(salt)
+        for k in 0..<n { t += s.read(item, key: k) }
+        counts.total = t
+      }
+      return (salt, item)
+    }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let tick = CaseState(0)
+    let itemSum = n * base + n * (n - 1) / 2  // Σ_{k<N} (base + k)
+    return PreparedCase(iterationsPerSample: size == .full ? 100 : 5) {
+      counts.reset()
+      tick.value += 1
+      let t = tick.value
+      s.withBatch { s.write(salt, t) }
+      var untracked = 0
+      for k in 0..<n { untracked += s.read(item, key: k) }
+      checks.expect(
+        counts.other == 1 && counts.total == t + itemSum && untracked == itemSum,
+        "cog/box-ref-creation: effect ran \(counts.other)× with \(counts.total), untracked sum "
+          + "\(untracked); expected 1× with \(t + itemSum), \(itemSum)")
+      if memoized {
+        checks.expect(
+          counts.runs == 0, "cog/box-ref-creation: item ran \(counts.runs)×, expected 0")
+      }
+    }
+  }
+}
+
+/// Propagation through 100 branches of 5 computeds (`b[i][0] = head + i`, `b[i][d] =
+/// b[i][d-1] + 1`), each read by an effect: every write reruns 500 computeds and 100 effects.
+/// The graph walk itself should retain and release nothing and allocate nothing.
+public struct CogPropagationARC: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/propagation-arc" }
+  public var summary: String {
+    "propagation: one write reruns 100 branches × 5 computeds and 100 effects"
+  }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let branches = 100
+    let depth = 5
+    let counts = RunCounter()  // runs: computed bodies, other: effect runs, total: effect sum
+    let head = s.withBuild { () -> SignalHandle<Int> in
+      let head = s.signal(0)
+      for i in 0..<branches {
+        var c = s.computed { () -> Int in
+          counts.runs &+= 1
+          return s.read(head) + i
+        }
+        for _ in 1..<depth {
+          let previous = c
+          c = s.computed { () -> Int in
+            counts.runs &+= 1
+            return s.read(previous) + 1
+          }
+        }
+        let end = c
+        s.effect {
+          counts.other &+= 1
+          counts.total &+= s.read(end)
+        }
+      }
+      return head
+    }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let tick = CaseState(0)
+    return PreparedCase(iterationsPerSample: size == .full ? 100 : 5) {
+      counts.reset()
+      tick.value += 1
+      let v = tick.value
+      s.withBatch { s.write(head, v) }
+      // Σ_i (v + i + depth - 1)
+      let expected = branches * (v + depth - 1) + branches * (branches - 1) / 2
+      checks.expect(
+        counts.other == branches && counts.total == expected,
+        "cog/propagation-arc: effects ran \(counts.other)× reading \(counts.total), expected "
+          + "\(branches)× reading \(expected)")
+      if memoized {
+        checks.expect(
+          counts.runs == branches * depth,
+          "cog/propagation-arc: computeds ran \(counts.runs)×, expected \(branches * depth)")
+      }
+    }
+  }
+}
+
+/// A 1,000-state graph: 100 signals (values 0 ..< 100) and 9 rows of 100 computeds, node x
+/// of a row summing nodes x and x+1 (mod 100) of the row before, and one effect reading the
+/// last row. One `iterate()` builds it, runs one turn (`s0 = 100`) and leaves it alive, so the
+/// measured region's net allocation is the graph's size; `beforeSample` disposes the previous
+/// graph outside the region.
+public struct CogPeakMemory1000: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/peak-memory-1000" }
+  public var summary: String {
+    "peak memory: build 100 signals + 900 computeds + 1 effect, one turn; the graph stays alive"
+  }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let width = 100
+    let rows = 9
+    let counts = RunCounter()  // runs: computed bodies, other: effect runs, total: leaf sum
+    let built = CaseState(false)
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let setUp: @MainActor () -> Void = {
+      if built.value {
+        s.cleanup()
+        built.value = false
+      }
+    }
+    return PreparedCase(
+      iterationsPerSample: 1, beforeSample: setUp,
+      iterate: {
+        setUp()  // no-op after beforeSample
+        counts.reset()
+        let source0 = s.withBuild { () -> SignalHandle<Int> in
+          let sources = (0..<width).map { s.signal($0) }
+          var row = peakMemoryRow(s, sources, counts)
+          for _ in 1..<rows { row = peakMemoryRow(s, row, counts) }
+          let leaves = row
+          s.effect {
+            counts.other &+= 1
+            var t = 0
+            for i in 0..<leaves.count { t += s.read(leaves[i]) }
+            counts.total = t
+          }
+          return sources[0]
+        }
+        built.value = true
+        // Each row's sum doubles the previous row's: leaf sum = 2^9 · Σ sources.
+        checks.expect(
+          counts.total == 512 * 4950,
+          "cog/peak-memory-1000: leaf sum \(counts.total) after build, expected \(512 * 4950)")
+        let buildRuns = counts.runs
+        s.withBatch { s.write(source0, 100) }
+        checks.expect(
+          counts.total == 512 * 5050 && counts.other == 2,
+          "cog/peak-memory-1000: leaf sum \(counts.total), effect ran \(counts.other)×, "
+            + "expected \(512 * 5050), 2×")
+        // Build: 900 runs. The turn: row l has l + 1 nodes that depend on s0 → 2 + … + 10 = 54.
+        if memoized {
+          checks.expect(
+            buildRuns == rows * width && counts.runs - buildRuns == 54,
+            "cog/peak-memory-1000: computeds ran \(buildRuns)× to build, "
+              + "\(counts.runs - buildRuns)× in the turn, expected 900, 54")
+        }
+      })
+  }
+}
+
+@inlinable @MainActor
+func peakMemoryRow<S: ReactiveSystem, H: ReadableHandle>(
+  _ s: Guaranteed<S>, _ previous: [H], _ counts: RunCounter
+) -> [ComputedHandle<Int>] where H.Value == Int {
+  let width = previous.count
+  return (0..<width).map { x in
+    let a = previous[x]
+    let b = previous[(x + 1) % width]
+    return s.computed { () -> Int in
+      counts.runs &+= 1
+      return a.read(in: s) + b.read(in: s)
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/// The one adapter every measured system implements: the js-reactivity-benchmark framework
+/// interface (signal, computed, effect, batch, build, cleanup), made generic so that a case
+/// specializes for each system.
+///
+/// Handles are small generic structs that carry the system's own object; a system downcasts
+/// `raw` with `unsafeDowncast`, which costs nothing in release builds.
+///
+/// Semantics every system must keep (the cases' run-count checks depend on them), unless it
+/// declares otherwise in `capabilities`:
+/// - `computed` is lazy: it runs when read and one of its dependencies changed since its last
+///   run; an equal result (`==`) does not count as a change for its readers.
+/// - `effect` runs once immediately, then once per batch in which a dependency changed.
+/// - `withBatch` applies all writes at its end, then runs the effects that need it.
+/// - `write` outside a batch behaves like a batch of one write.
+/// - `read` inside a computed or effect is tracked; outside it just pulls the current value.
+@MainActor
+public protocol ReactiveSystem: AnyObject {
+  /// The system id used in case selection and result files (`cog`, `simple`, …). A constant,
+  /// readable from any context.
+  nonisolated static var id: String { get }
+  /// Which of the semantics above the system keeps. Defaults to `.all`. A case lists what its
+  /// graph needs in `requirements` (not applicable otherwise) and skips the checks that a
+  /// missing capability would make fail (e.g. computed run counts without memoization).
+  nonisolated static var capabilities: SystemCapabilities { get }
+  init()
+  func signal<T: Equatable>(_ initial: T) -> SignalHandle<T>
+  func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T>
+  func effect(_ body: @escaping () -> Void)
+  func read<T>(_ signal: SignalHandle<T>) -> T
+  func read<T>(_ computed: ComputedHandle<T>) -> T
+  func write<T>(_ signal: SignalHandle<T>, _ value: T)
+  func withBatch(_ body: () -> Void)
+  func withBuild<R>(_ body: () -> R) -> R
+  /// Disposes everything built since the last `cleanup`.
+  func cleanup()
+}
+
+extension ReactiveSystem {
+  public nonisolated static var capabilities: SystemCapabilities { .all }
+}
+
+/// A writable source made by a `ReactiveSystem`.
+public struct SignalHandle<T> {
+  public let raw: AnyObject
+  @inlinable public init(raw: AnyObject) { self.raw = raw }
+}
+
+/// A derived value made by a `ReactiveSystem`.
+public struct ComputedHandle<T> {
+  public let raw: AnyObject
+  @inlinable public init(raw: AnyObject) { self.raw = raw }
+}
+
+// MARK: - Capabilities
+
+/// What a measured system keeps of the semantics above. (Moved here from the baselines'
+/// `ObservationSystem.swift`, same members, so that a case can read `S.capabilities` in its
+/// specialized `prepare`.)
+public struct SystemCapabilities: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  @inlinable public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// A computed runs only when read after a dependency changed (run count = changes, not
+  /// reads). Without it, deep or wide graphs recompute exponentially often.
+  public static let memoizedComputeds = SystemCapabilities(rawValue: 1 << 0)
+  /// An equal recompute stops its readers (computeds and effects) from running.
+  public static let equalityCutoff = SystemCapabilities(rawValue: 1 << 1)
+  /// Batch writes are staged and compared at the end: writing a value and writing it back
+  /// inside one batch changes nothing.
+  public static let stagedTurns = SystemCapabilities(rawValue: 1 << 2)
+
+  public static let all: SystemCapabilities = [.memoizedComputeds, .equalityCutoff, .stagedTurns]
+
+  /// Why a system with these capabilities cannot run a case that needs `required`, or nil.
+  public func reasonMissing(_ required: SystemCapabilities) -> String? {
+    let missing = required.subtracting(self)
+    guard !missing.isEmpty else { return nil }
+    var names: [String] = []
+    if missing.contains(.memoizedComputeds) { names.append("memoized computeds") }
+    if missing.contains(.equalityCutoff) { names.append("equality cutoff") }
+    if missing.contains(.stagedTurns) { names.append("staged turns") }
+    return "the system has no " + names.joined(separator: ", ")
+  }
+}
+
+// MARK: - Keyed boxes (optional capability)
+
+/// A system that also has keyed boxes: one body shared by every key, a lazy computed per key
+/// (SEMANTICS §3). Cases that need boxes (`KeyedBenchmarkCase`) are not applicable to systems
+/// without this conformance.
+///
+/// - `box` makes a box; nothing runs until a key is read.
+/// - `read(box, key:)` names the computed for `key` (creating it on first use: a cold key) and
+///   reads it, with the same tracking and laziness rules as `read(_: ComputedHandle)`. Inside
+///   a box body, reads of signals, computeds and other boxes are tracked for that key.
+/// - `release(box, key:)` says the case will not read `key` again and that no live computed or
+///   effect depends on it any more. A system may drop the key's computed and cached value (Cog
+///   frees the row); a system that keeps every key may ignore the call. Cases never read a
+///   released key again, so their run counts do not depend on that choice.
+@MainActor
+public protocol KeyedReactiveSystem: ReactiveSystem {
+  func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T>
+  func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T
+  func release<K, T>(_ box: KeyedHandle<K, T>, key: K)
+}
+
+/// A keyed box made by a `KeyedReactiveSystem`.
+public struct KeyedHandle<K: Hashable, T> {
+  public let raw: AnyObject
+  @inlinable public init(raw: AnyObject) { self.raw = raw }
+}
+
+// MARK: - Readable handles
+
+/// Signals and computeds read through one generic call, so that graph builders can take a
+/// previous row of either kind (a first row of signals, later rows of computeds) and still
+/// specialize.
+public protocol ReadableHandle {
+  associatedtype Value
+  @MainActor func read<S: ReactiveSystem>(in system: S) -> Value
+  @MainActor func read<S: ReactiveSystem>(in system: Guaranteed<S>) -> Value
+}
+
+extension SignalHandle: ReadableHandle {
+  @inlinable @inline(__always) @MainActor
+  public func read<S: ReactiveSystem>(in system: S) -> T { system.read(self) }
+  @inlinable @inline(__always) @MainActor
+  public func read<S: ReactiveSystem>(in system: Guaranteed<S>) -> T { system.read(self) }
+}
+
+extension ComputedHandle: ReadableHandle {
+  @inlinable @inline(__always) @MainActor
+  public func read<S: ReactiveSystem>(in system: S) -> T { system.read(self) }
+  @inlinable @inline(__always) @MainActor
+  public func read<S: ReactiveSystem>(in system: Guaranteed<S>) -> T { system.read(self) }
+}

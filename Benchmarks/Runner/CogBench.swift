@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `cog-bench`: measures benchmark cases on reactive systems and keeps the record.
+/// See swift/Benchmarks/Runner/README.md.
+@main
+@MainActor
+struct CogBench {
+  static let usage = """
+    usage: cog-bench <command> [options]   (cog-bench <command> --help for details)
+
+    commands:
+      list                 cases, systems and metrics
+      run                  measure cases × systems, write a result file under Results/runs/
+      profile <case>       one case under callgrind: the top functions by instruction share
+      check <result>       compare a result file with committed thresholds
+      thresholds update    write the thresholds file from a result file
+      render               impl/perf.md, impl/perf-history.md and SVG charts from result files
+      calibrate            known workloads that must give exact counts (release builds)
+
+    exit codes: 0 ok, 1 usage error or failure, 2 regression, 4 improvements only
+    """
+
+  static func main() {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+      print(usage)
+      exit(ExitCode.failure.rawValue)
+    }
+    arguments.removeFirst()
+    let code: ExitCode
+    do {
+      switch command {
+      case "list": code = try ListCommand.main(arguments)
+      case "run": code = try RunCommand.main(arguments)
+      case "profile": code = try ProfileCommand.main(arguments)
+      case "check": code = try CheckCommand.main(arguments)
+      case "thresholds": code = try ThresholdsCommand.main(arguments)
+      case "render": code = try RenderCommand.main(arguments)
+      case "calibrate": code = try CalibrateCommand.main(arguments)
+      case "__instructions": code = try InternalCommands.instructions(arguments)
+      case "__calibrate-instructions": code = try InternalCommands.calibrateInstructions(arguments)
+      case "--help", "-h", "help":
+        print(usage)
+        code = .ok
+      default:
+        throw BenchError("unknown command '\(command)' (cog-bench --help lists the commands)")
+      }
+    } catch let error as BenchError {
+      note("cog-bench: error: \(error.message)")
+      code = error.exitCode
+    } catch {
+      note("cog-bench: error: \(oneLine(error))")
+      code = .failure
+    }
+    exit(code.rawValue)
+  }
+
+  /// Refuses builds whose numbers would mislead: internal consistency checks on, or a debug
+  /// build (ARC traffic differs from release) unless explicitly allowed.
+  static func requireMeasurableBuild(allowDebug: Bool) throws {
+    if BuildFacts.internalChecks {
+      throw BenchError(
+        "this build has COG_INTERNAL_CHECKS: its numbers include invariant checking; rebuild "
+          + "without COG_INTERNAL_CHECKS to measure")
+    }
+    if BuildFacts.configuration == "debug" && !allowDebug {
+      throw BenchError(
+        "this is a debug build; measure release builds (swift build -c release -Xcc -gdwarf-4) "
+          + "or pass --allow-debug for a plumbing check")
+    }
+  }
+
+  /// Re-executes the current command with SWIFT_DETERMINISTIC_HASHING=1 when it is not set,
+  /// so that hash seeds cannot change counts between runs. Returns only when it is set.
+  static func ensureDeterministicHashing() {
+    if getenv("SWIFT_DETERMINISTIC_HASHING") != nil { return }
+    setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+    let path = CallgrindRun.selfPath()
+    var argv: [UnsafeMutablePointer<CChar>?] = CommandLine.arguments.map { strdup($0) }
+    argv.append(nil)
+    execv(path, argv)
+    note("cog-bench: warning: cannot re-execute with SWIFT_DETERMINISTIC_HASHING=1; continuing")
+  }
+}
+
+/// Commands used by the runner itself (not documented for users).
+@MainActor
+enum InternalCommands {
+  static func instructions(_ arguments: [String]) throws -> ExitCode {
+    _ = try Arguments(arguments, valueOptions: [], flagOptions: [])
+    try CallgrindRun.child()
+    return .ok
+  }
+
+  static func calibrateInstructions(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(arguments, valueOptions: ["iterations"], flagOptions: [])
+    let n = try a.int("iterations", default: 10_000_000, min: 1)
+    Calibration.instructionLoopChild(iterations: n)
+    return .ok
+  }
+}

@@ -1,0 +1,104 @@
+import CogBenchCases
+
+@MainActor
+enum ListCommand {
+  static let help = """
+    usage: cog-bench list [--cases GLOBS] [--systems GLOBS]
+
+    Prints the systems, the cases (id and summary) and the metrics with their units.
+    GLOBS: comma-separated names or shell globs, e.g. --cases 'kairo/*,dynamic/*'.
+    """
+
+  static func main(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(arguments, valueOptions: ["cases", "systems"], flagOptions: [])
+    if a.has("help") {
+      print(help)
+      return .ok
+    }
+    let cases = try Selection.cases(a["cases"])
+    let systems = try Selection.systems(a["systems"])
+    print("systems:")
+    for s in systems { print("  \(s.id)") }
+    for u in SystemCatalog.unavailable { print("  \(u.id.padding(14))\(u.reason)") }
+    print("cases (\(cases.count)):")
+    for c in cases { print("  \(c.id.padding(38))\(c.summary)") }
+    print("metrics:")
+    for m in Metric.allCases {
+      let kind = m.isDeterministic ? "deterministic, gated" : "time, reported as ratios"
+      print("  \(m.rawValue.padding(16))\(m.unit.padding(20))\(kind)")
+    }
+    return .ok
+  }
+}
+
+/// Case, system and metric selection shared by the commands.
+@MainActor
+enum Selection {
+  static func cases(_ text: String?) throws -> [CaseInfo] {
+    let all = CaseCatalog.all
+    guard let text else { return all }
+    let selector = Selector(text)
+    let unmatched = selector.unmatched(in: all.map { $0.id })
+    if !unmatched.isEmpty {
+      throw BenchError(
+        "no case matches \(unmatched.joined(separator: ", ")) (cog-bench list shows the cases)")
+    }
+    return all.filter { selector.matches($0.id) }
+  }
+
+  static func systems(_ text: String?) throws -> [SystemEntry] {
+    let all = SystemCatalog.all
+    guard let text else { return all }
+    let selector = Selector(text)
+    let unmatched = selector.unmatched(
+      in: all.map { $0.id } + SystemCatalog.unavailable.map { $0.id })
+    if !unmatched.isEmpty {
+      throw BenchError(
+        "no system matches \(unmatched.joined(separator: ", ")); available: "
+          + all.map { $0.id }.joined(separator: ", "))
+    }
+    return all.filter { selector.matches($0.id) }
+  }
+
+  /// Selected systems that cannot be measured here, with the reason.
+  static func unavailableSystems(_ text: String?) -> [String: String] {
+    let selector = text.map(Selector.init)
+    var result: [String: String] = [:]
+    for u in SystemCatalog.unavailable where selector?.matches(u.id) ?? true {
+      result[u.id] = u.reason
+    }
+    return result
+  }
+
+  static func metrics(_ text: String?) throws -> [Metric] {
+    guard let text else { return Metric.allCases }
+    let selector = Selector(text)
+    let unmatched = selector.unmatched(in: Metric.allCases.map { $0.rawValue })
+    if !unmatched.isEmpty {
+      throw BenchError(
+        "unknown metric \(unmatched.joined(separator: ", ")); metrics: "
+          + Metric.allCases.map { $0.rawValue }.joined(separator: ", "))
+    }
+    return Metric.allCases.filter { selector.matches($0.rawValue) }
+  }
+
+  static func size(_ text: String?) throws -> CaseSize {
+    guard let text else { return .quick }
+    guard let s = CaseSize(rawValue: text) else {
+      throw BenchError("--size must be quick or full, got '\(text)'")
+    }
+    return s
+  }
+}
+
+extension String {
+  /// Left-aligned in `width` columns (at least one space after).
+  func padding(_ width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+  }
+
+  /// Right-aligned in `width` columns.
+  func leftPadding(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,100 @@
+import CogBenchCases
+import Foundation
+
+@MainActor
+enum RenderCommand {
+  static let help = """
+    usage: cog-bench render [RESULT.json ...] [--results-dir DIR] [--out PATH]
+                            [--history PATH] [--charts DIR] [--notes PATH]
+                            [--profiles DIR]
+
+    Renders the performance record from result files only (never typed numbers):
+      --out       impl/perf.md: environment, a table per family (case × system) with ratios
+                  against Cog's default system (id "cog") measured in the same run, counts,
+                  profiler attribution from DIR profiles, gaps, and the prose of --notes
+                  (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
+      --history   impl/perf-history.md: the numbers of older result files (retired)
+      --charts    impl/charts: one SVG bar chart per family
+    Without RESULT arguments it reads every *.json in --results-dir (default Results/runs):
+    the newest file per size is current, the others are history.
+    Exit: 0 ok, 1 error (an unreadable result file is an error, nothing is written).
+    """
+
+  static func main(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(
+      arguments,
+      valueOptions: ["results-dir", "out", "history", "charts", "notes", "profiles"],
+      flagOptions: [])
+    if a.has("help") {
+      print(help)
+      return .ok
+    }
+    let out = a["out"] ?? "impl/perf.md"
+    let historyPath = a["history"] ?? "impl/perf-history.md"
+    let chartsDir = a["charts"] ?? "impl/charts"
+    let notesPath = a["notes"] ?? "impl/perf-notes.md"
+    let profilesDir = a["profiles"] ?? "Results/profiles"
+    var paths = a.positionals
+    if paths.isEmpty {
+      let dir = a["results-dir"] ?? "Results/runs"
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+      paths = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map {
+        "\(dir)/\($0)"
+      }
+    }
+    if paths.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
+    let files = try paths.map { ($0, try ResultFile.read($0)) }
+    // The newest file per size is current; ties broken by path.
+    var current: [CaseSize: (String, ResultFile)] = [:]
+    for (p, f) in files {
+      if let c = current[f.size], (c.1.date, c.0) >= (f.date, p) { continue }
+      current[f.size] = (p, f)
+    }
+    let currentPaths = Set(current.values.map { $0.0 })
+    let history = files.filter { !currentPaths.contains($0.0) }.sorted { $0.1.date > $1.1.date }
+    let ordered = CaseSize.allCases.compactMap { current[$0] }
+    let profiles = loadProfiles(profilesDir)
+    let notes = try? String(contentsOfFile: notesPath, encoding: .utf8)
+
+    var charts: [(String, Data)] = []
+    let chartsRelative = relativePath(from: out, to: chartsDir)
+    let md = PerfMarkdown.render(
+      current: ordered, profiles: profiles, notes: notes, notesPath: notesPath,
+      chartsRelative: chartsRelative, charts: &charts)
+    let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
+    for (name, data) in charts { try FileOutput.replace(data, at: "\(chartsDir)/\(name)") }
+    try FileOutput.replace(Data(md.utf8), at: out)
+    try FileOutput.replace(Data(historyMD.utf8), at: historyPath)
+    print("wrote \(out), \(historyPath) and \(charts.count) chart(s) in \(chartsDir)")
+    return .ok
+  }
+
+  static func loadProfiles(_ dir: String) -> [String: ProfileFile] {
+    var newest: [String: ProfileFile] = [:]
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    for name in names where name.hasSuffix(".json") {
+      guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"),
+        let p = try? JSONDecoder().decode(ProfileFile.self, from: data),
+        p.schema == ProfileFile.currentSchema
+      else { continue }
+      let key = "\(p.size.rawValue) \(p.id)"
+      if let old = newest[key], old.date >= p.date { continue }
+      newest[key] = p
+    }
+    return newest
+  }
+
+  /// `charts` as seen from the directory of `file` (both relative to the working directory).
+  static func relativePath(from file: String, to dir: String) -> String {
+    let fromDir = (file as NSString).deletingLastPathComponent.split(separator: "/")
+    let target = dir.split(separator: "/")
+    var common = 0
+    while common < fromDir.count, common < target.count, fromDir[common] == target[common] {
+      common += 1
+    }
+    let ups = Array(repeating: "..", count: fromDir.count - common)
+    let rest = target[common...].map(String.init)
+    let parts = ups + rest
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
+  }
+}

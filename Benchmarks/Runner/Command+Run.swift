@@ -1,0 +1,225 @@
+import CogBenchCases
+import CogCounters
+import Foundation
+
+@MainActor
+enum RunCommand {
+  static let help = """
+    usage: cog-bench run [--cases GLOBS] [--systems GLOBS] [--metrics GLOBS]
+                         [--size quick|full] [--samples N] [--warmup N] [--time-budget S]
+                         [--instructions-budget S] [--finish-within S]
+                         [--output-dir DIR] [--allow-debug]
+
+    Measures every selected case on every selected system and writes a new result file
+    DIR/<date>-<size>-<commit>.json (default DIR: Results/runs; never overwrites).
+      --metrics    default: all (see cog-bench list). When instructions are selected the
+                   runner re-runs itself under valgrind --tool=callgrind for them.
+      --size       quick (default, the CI size) or full (the published size)
+      --samples    timed samples per case × system (default 15 quick, 40 full)
+      --warmup     untimed samples before measuring (default 2; fewer when they are slow)
+      --time-budget  seconds of timed sampling per case over all systems (default 3 quick,
+                   20 full); sampling stops there once every system has 3 samples
+      --instructions-budget  estimated seconds for the callgrind phase (default: no limit).
+                   Regions that do not fit, estimated from their native median time, are
+                   recorded as unavailable with the estimate. Not for gating runs: which
+                   regions fit depends on time.
+      --finish-within  seconds for the whole run: the instruction budget becomes what is
+                   left after the native phases (minus 15 s)
+    Progress goes to stderr; a summary table and the result path to stdout.
+    Exit: 0 ok, 1 usage error, failure or a case whose checks failed.
+    """
+
+  static func main(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(
+      arguments,
+      valueOptions: [
+        "cases", "systems", "metrics", "size", "samples", "warmup", "output-dir", "time-budget",
+        "instructions-budget", "finish-within",
+      ],
+      flagOptions: ["allow-debug"])
+    if a.has("help") {
+      print(help)
+      return .ok
+    }
+    let size = try Selection.size(a["size"])
+    let cases = try Selection.cases(a["cases"])
+    let systems = try Selection.systems(a["systems"])
+    let metrics = try Selection.metrics(a["metrics"])
+    let samples = try a.int("samples", default: size == .quick ? 15 : 40, min: 1)
+    let warmup = try a.int("warmup", default: 2, min: 0)
+    let budgetSeconds = try a.int("time-budget", default: size == .quick ? 3 : 20, min: 0)
+    let started = BenchClock.monotonicNanoseconds()
+    var instructionBudget: Double?
+    var finishWithin: Double?
+    if a["instructions-budget"] != nil {
+      instructionBudget = Double(try a.int("instructions-budget", default: 0, min: 0))
+    }
+    if a["finish-within"] != nil {
+      finishWithin = Double(try a.int("finish-within", default: 0, min: 0))
+    }
+    if instructionBudget != nil || finishWithin != nil {
+      if !metrics.contains(.wallTime) {
+        throw BenchError(
+          "--instructions-budget needs wallTime among the metrics (it estimates from it)")
+      }
+    }
+    let outputDir = a["output-dir"] ?? "Results/runs"
+    if cases.isEmpty { throw BenchError("no cases selected") }
+    if systems.isEmpty {
+      throw BenchError(
+        "none of the selected systems can be measured: "
+          + Selection.unavailableSystems(a["systems"]).map { "\($0.key): \($0.value)" }.joined(
+            separator: "; "))
+    }
+    try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
+    CogBench.ensureDeterministicHashing()
+
+    var plan = MeasurePlan(
+      cases: cases, systems: systems, size: size, samples: samples, warmupSamples: warmup,
+      metrics: Set(metrics))
+    plan.timeBudgetNanoseconds = UInt64(budgetSeconds) * 1_000_000_000
+    let measurer = Measurer(plan: plan)
+    measurer.runTiming()
+    measurer.runCounts()
+    var results = measurer.results
+    let allocations = AllocationProducer()
+
+    if let finishWithin {
+      let elapsed = Double(BenchClock.monotonicNanoseconds() &- started) / 1e9
+      let left = max(0, finishWithin - elapsed - 15)
+      instructionBudget = min(instructionBudget ?? left, left)
+    }
+    if metrics.contains(.instructions) {
+      try measureInstructions(plan: plan, into: &results, instructionBudget: instructionBudget)
+    }
+
+    var sources: [String: String] = [:]
+    for m in metrics {
+      switch m {
+      case .instructions:
+        sources[m.rawValue] =
+          CallgrindRun.unavailableReason().map { "unavailable: \($0)" }
+          ?? "callgrind client requests, Ir (\(Shell.capture("valgrind", ["--version"]) ?? "valgrind"))"
+      case .allocations, .allocatedBytes, .peakBytes, .graphBytes:
+        sources[m.rawValue] = allocations.sourceDescription
+      case .retains, .releases: sources[m.rawValue] = ARCProducer.source
+      case .wallTime: sources[m.rawValue] = "CLOCK_MONOTONIC"
+      case .cpuTime: sources[m.rawValue] = "CLOCK_THREAD_CPUTIME_ID"
+      }
+    }
+    if metrics.contains(.instructions) {
+      let perf = PerfInstructionProducer()
+      if case .unavailable(let reason) = perf.availability {
+        sources["hardwareInstructions"] = "unavailable: \(reason)"
+      } else {
+        sources["hardwareInstructions"] = "perf_event_open available (not used for gating)"
+      }
+    }
+
+    let environment = RunEnvironment.current(allocationSource: allocations.source)
+    let date = Date()
+    let file = ResultFile(
+      schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: size,
+      environment: environment, counterSources: sources,
+      settings: RunSettings(
+        samples: samples, warmupSamples: warmup, metrics: metrics.sorted(),
+        systems: systems.map { $0.id }),
+      unavailableSystems: Selection.unavailableSystems(a["systems"]),
+      results: results.values.sorted { $0.id < $1.id })
+    let commit =
+      environment.git.commit == "none" ? "nocommit" : String(environment.git.commit.prefix(10))
+    let base =
+      "\(fileDate(date))-\(size.rawValue)-\(commit)\(environment.git.dirty ? "-dirty" : "")"
+    let path = try FileOutput.writeNew(
+      try file.encoded(), directory: outputDir, base: base, ext: "json")
+    print(SummaryTable.render(file))
+    print("wrote \(path)")
+    let failed = file.results.filter { !$0.checks.passed }
+    if !failed.isEmpty {
+      for r in failed {
+        note("checks failed: \(r.id): \(r.checks.failures.prefix(3).joined(separator: "; "))")
+      }
+      throw BenchError("\(failed.count) case × system result(s) failed their checks")
+    }
+    return .ok
+  }
+
+  private static func measureInstructions(
+    plan: MeasurePlan, into results: inout [String: CaseResult], instructionBudget: Double?
+  ) throws {
+    let keys = results.values.filter { $0.notApplicable == nil }
+    if let reason = CallgrindRun.unavailableReason() {
+      note("cog-bench: warning: instructions unavailable: \(reason)")
+      for k in keys {
+        results[k.id]?.metrics[Metric.instructions.rawValue] = .unavailable(.instructions, reason)
+      }
+      return
+    }
+    var only: Set<String>?
+    if let budget = instructionBudget {
+      // One instrumented sample runs about 60x slower than native, each uninstrumented warm-up
+      // sample about 8x; the build is not counted in the estimate. Cheapest regions first, so
+      // the budget covers as many as it can.
+      var estimates: [(id: String, native: Double, seconds: Double)] = []
+      for r in results.values where r.notApplicable == nil {
+        guard let median = r.value(.wallTime)?.median else { continue }
+        let native = median * Double(max(r.iterationsPerSample, 1)) / 1e9
+        estimates.append(
+          (r.id, native, native * (60 + 8 * Double(MeasurePlan.countedWarmupSamples))))
+      }
+      estimates.sort { ($0.seconds, $0.id) < ($1.seconds, $1.id) }
+      var chosen: Set<String> = []
+      var spent = 0.0
+      for e in estimates {
+        if spent + e.seconds <= budget {
+          spent += e.seconds
+          chosen.insert(e.id)
+        } else {
+          results[e.id]?.metrics[Metric.instructions.rawValue] = .unavailable(
+            .instructions,
+            "not counted: over the instruction budget of \(Int(budget)) s (one sample takes "
+              + "\(formatNanoseconds(e.native * 1e9)) natively, about \(Int(e.seconds.rounded(.up))) s "
+              + "under callgrind)")
+        }
+      }
+      only = chosen
+      note(
+        "instruction phase: \(chosen.count) of \(keys.count) regions fit the budget of "
+          + "\(Int(budget)) s (estimated \(Int(spent)) s)")
+    }
+    let outcome = try CallgrindRun.run(
+      caseIDs: plan.cases.map { $0.id }, systemIDs: plan.systems.map { $0.id }, size: plan.size,
+      only: only)
+    defer { try? FileManager.default.removeItem(atPath: outcome.workDirectory) }
+    for entry in outcome.entries where results[entry.id] == nil {
+      results[entry.id] = entry
+    }
+    for region in outcome.regions {
+      guard var r = results[region.id] else { continue }
+      r.metrics[Metric.instructions.rawValue] = .count(
+        .instructions, outcome.instructions[region.id] ?? .unavailable("no dump"))
+      let newFailures = region.failures.filter { !r.checks.failures.contains($0) }
+      if !newFailures.isEmpty {
+        r.checks.passed = false
+        r.checks.failures += newFailures
+      }
+      r.iterationsPerSample = region.iterationsPerSample
+      results[region.id] = r
+    }
+  }
+}
+
+func isoDate(_ date: Date) -> String {
+  let f = ISO8601DateFormatter()
+  f.formatOptions = [.withInternetDateTime]
+  f.timeZone = TimeZone(identifier: "UTC")
+  return f.string(from: date)
+}
+
+func fileDate(_ date: Date) -> String {
+  let f = DateFormatter()
+  f.locale = Locale(identifier: "en_US_POSIX")
+  f.timeZone = TimeZone(identifier: "UTC")
+  f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+  return f.string(from: date)
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Comma-separated names or shell globs (`*`, `?`, `[...]`; `*` also matches `/`).
+struct Selector {
+  let patterns: [String]
+
+  init(_ text: String) {
+    patterns = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+  }
+
+  func matches(_ name: String) -> Bool {
+    patterns.contains { fnmatch($0, name, 0) == 0 }
+  }
+
+  /// The patterns that match none of `names` (a typo should be an error, not an empty run).
+  func unmatched(in names: [String]) -> [String] {
+    patterns.filter { p in !names.contains { fnmatch(p, $0, 0) == 0 } }
+  }
+}
+
+extension Substring {
+  func trimmingWhitespace() -> String {
+    var s = self
+    while let f = s.first, f.isWhitespace { s.removeFirst() }
+    while let l = s.last, l.isWhitespace { s.removeLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,301 @@
+import CogBenchCases
+import CogCounters
+
+/// What to measure in one `run`.
+@MainActor
+struct MeasurePlan {
+  var cases: [CaseInfo]
+  var systems: [SystemEntry]
+  var size: CaseSize
+  var samples: Int
+  var warmupSamples: Int
+  var metrics: Set<Metric>
+  /// Wall-clock budget of the timing phase per case (all systems together), in nanoseconds:
+  /// sampling stops at `samples` or, after `minimumSamples`, when the budget is spent.
+  var timeBudgetNanoseconds: UInt64 = .max
+  static let minimumSamples = 3
+  /// Warm-up samples before a counted or instruction sample: fixed, so that counts do not
+  /// depend on options or time.
+  static let countedWarmupSamples = 1
+  /// Restricts the instruction phase to these `case@system` ids (nil: all).
+  var instructionIDs: Set<String>?
+}
+
+// MARK: Measured regions
+//
+// Each region takes the case's iteration as a non-escaping closure, so calling it needs no
+// retain; everything the harness does around it is outside the counted window. The
+// `calibrate` command checks that an empty region counts 0 allocations, retains and releases.
+
+@MainActor @inline(never)
+func runIterations(_ iterate: @MainActor () -> Void, _ count: Int) {
+  var i = 0
+  while i < count {
+    iterate()
+    i += 1
+  }
+}
+
+/// Wall and thread-CPU nanoseconds of `count` iterations.
+@MainActor @inline(never)
+func timedSample(_ iterate: @MainActor () -> Void, _ count: Int) -> (wall: UInt64, cpu: UInt64) {
+  let c0 = BenchClock.threadCPUNanoseconds()
+  let t0 = BenchClock.monotonicNanoseconds()
+  runIterations(iterate, count)
+  let t1 = BenchClock.monotonicNanoseconds()
+  let c1 = BenchClock.threadCPUNanoseconds()
+  return (t1 &- t0, c1 &- c0)
+}
+
+/// Allocations, retains and releases of `count` iterations.
+@MainActor @inline(never)
+func countedSample(
+  _ iterate: @MainActor () -> Void, _ count: Int, _ allocations: AllocationProducer,
+  _ arc: ARCProducer
+) -> (AllocationProducer.Snapshot, ARCProducer.Snapshot) {
+  allocations.reset()
+  arc.reset()
+  allocations.hook()
+  arc.hook()
+  runIterations(iterate, count)
+  arc.unhook()
+  allocations.unhook()
+  return (allocations.snapshot(), arc.snapshot())
+}
+
+/// One callgrind region: zero, collect, iterate, stop collecting, dump under `name`.
+@MainActor @inline(never)
+func instructionSample(
+  _ iterate: @MainActor () -> Void, _ count: Int, _ callgrind: CallgrindProducer,
+  _ name: UnsafePointer<CChar>
+) {
+  callgrind.reset()
+  callgrind.hook()
+  runIterations(iterate, count)
+  callgrind.unhook()
+  callgrind.dump(name)
+}
+
+// MARK: Phases
+
+/// Runs the native phases of a plan: timing first, for every case, with no counter hooks
+/// installed; then the counted samples (installing the ARC hooks slows every retain a
+/// little, so no time is taken after that).
+@MainActor
+final class Measurer {
+  let plan: MeasurePlan
+  private(set) var results: [String: CaseResult] = [:]
+
+  init(plan: MeasurePlan) { self.plan = plan }
+
+  private func key(_ c: CaseInfo, _ s: SystemEntry) -> String { "\(c.id)@\(s.id)" }
+
+  /// The result entry for case × system, created on first use.
+  func entry(_ c: CaseInfo, _ s: SystemEntry) -> CaseResult {
+    results[key(c, s)]
+      ?? CaseResult(
+        id: key(c, s), caseID: c.id, family: c.family, system: s.id,
+        notApplicable: nil, iterationsPerSample: 0,
+        checks: CheckOutcome(passed: true, failures: []), metrics: [:])
+  }
+
+  func update(_ c: CaseInfo, _ s: SystemEntry, _ body: (inout CaseResult) -> Void) {
+    var r = entry(c, s)
+    body(&r)
+    results[key(c, s)] = r
+  }
+
+  /// The case's not-applicable reason on this system, recorded; nil when it applies.
+  func notApplicable(_ c: CaseInfo, _ s: SystemEntry) -> String? {
+    let reason: String?
+    if let b = s.bound(c.id) {
+      reason = b.notApplicableReason
+    } else {
+      reason = "the system's registry has no case \(c.id)"
+    }
+    if let reason { update(c, s) { $0.notApplicable = reason } }
+    return reason
+  }
+
+  /// Builds case × system on a fresh system (not measured), or records why it cannot be.
+  /// With `allocations`, counts the build alone (the bytes it leaves live are the graph's).
+  func prepare(
+    _ c: CaseInfo, _ s: SystemEntry, counting allocations: AllocationProducer? = nil
+  ) -> Prepared? {
+    if notApplicable(c, s) != nil { return nil }
+    let checks = CaseChecks()
+    let bound = s.bound(c.id)!
+    allocations?.reset()
+    allocations?.hook()
+    let prepared = bound.prepare(plan.size, checks)
+    allocations?.unhook()
+    guard let p = prepared else {
+      update(c, s) { $0.notApplicable = "prepare returned nil for this system" }
+      return nil
+    }
+    update(c, s) { $0.iterationsPerSample = p.iterationsPerSample }
+    return Prepared(case: p, checks: checks)
+  }
+
+  /// Runs up to `count` unmeasured samples (each with its `beforeSample`); stops early, after
+  /// at least one, once they have taken `budget` nanoseconds.
+  func warmUp(_ p: PreparedCase, _ count: Int, budget: UInt64 = .max) {
+    let start = BenchClock.monotonicNanoseconds()
+    for _ in 0..<count {
+      p.beforeSample?()
+      runIterations(p.iterate, p.iterationsPerSample)
+      if BenchClock.monotonicNanoseconds() &- start >= budget { break }
+    }
+  }
+
+  /// `finish`, then the failures, then `tearDown`.
+  func finish(_ c: CaseInfo, _ s: SystemEntry, _ p: Prepared, phase: String) {
+    p.case.finish()
+    let failures = p.checks.failures
+    let count = p.checks.failureCount
+    p.case.tearDown()
+    if count > 0 {
+      update(c, s) {
+        $0.checks.passed = false
+        $0.checks.failures += failures.map { "\(phase): \($0)" }
+        if count > failures.count {
+          $0.checks.failures.append("\(phase): \(count - failures.count) more failed check(s)")
+        }
+      }
+    }
+  }
+
+  /// Samples every applicable system of each case in turn (system order rotates per sample)
+  /// so that drifts of a shared machine spread evenly over the systems being compared.
+  func runTiming() {
+    let wantWall = plan.metrics.contains(.wallTime)
+    let wantCPU = plan.metrics.contains(.cpuTime)
+    guard wantWall || wantCPU else { return }
+    for (index, c) in plan.cases.enumerated() {
+      note("[time \(index + 1)/\(plan.cases.count)] \(c.id)")
+      var bound: [(SystemEntry, Prepared)] = []
+      for s in plan.systems {
+        if let p = prepare(c, s) { bound.append((s, p)) }
+      }
+      let budget = plan.timeBudgetNanoseconds
+      let perSystem = bound.isEmpty ? budget : budget / UInt64(bound.count)
+      for (_, p) in bound { warmUp(p.case, plan.warmupSamples, budget: perSystem / 4) }
+      var wall = [[Double]](repeating: [], count: bound.count)
+      var cpu = [[Double]](repeating: [], count: bound.count)
+      let start = BenchClock.monotonicNanoseconds()
+      for sample in 0..<plan.samples {
+        if sample >= MeasurePlan.minimumSamples,
+          BenchClock.monotonicNanoseconds() &- start >= budget
+        {
+          break
+        }
+        for k in 0..<bound.count {
+          let j = (k + sample) % bound.count
+          let p = bound[j].1.case
+          p.beforeSample?()
+          let t = timedSample(p.iterate, p.iterationsPerSample)
+          let n = Double(max(p.iterationsPerSample, 1))
+          wall[j].append(Double(t.wall) / n)
+          cpu[j].append(Double(t.cpu) / n)
+        }
+      }
+      for (j, (s, b)) in bound.enumerated() {
+        finish(c, s, b, phase: "time")
+        update(c, s) {
+          if wantWall { $0.metrics[Metric.wallTime.rawValue] = .spread(.wallTime, wall[j]) }
+          if wantCPU { $0.metrics[Metric.cpuTime.rawValue] = .spread(.cpuTime, cpu[j]) }
+        }
+      }
+    }
+  }
+
+  /// One counted sample per case × system after warm-up, plus the graph's bytes.
+  func runCounts() {
+    let wantAlloc = plan.metrics.contains { $0.usesAllocationCounter }
+    let wantARC = plan.metrics.contains { $0.usesARCCounter }
+    guard wantAlloc || wantARC else { return }
+    let allocations = AllocationProducer()
+    let arc: ARCProducer? = wantARC ? ARCProducer() : nil
+    for (index, c) in plan.cases.enumerated() {
+      note("[count \(index + 1)/\(plan.cases.count)] \(c.id)")
+      for s in plan.systems {
+        if notApplicable(c, s) != nil { continue }
+        guard let b = prepare(c, s, counting: allocations) else { continue }
+        let built = allocations.snapshot()
+        let p = b.case
+        warmUp(p, MeasurePlan.countedWarmupSamples)
+        p.beforeSample?()
+        let (a, r) = countedSample(
+          p.iterate, p.iterationsPerSample, allocations, arc ?? ARCProducer.disabled)
+        finish(c, s, b, phase: "count")
+        update(c, s) { e in
+          func put(_ m: Metric, _ reading: CounterReading) {
+            if plan.metrics.contains(m) { e.metrics[m.rawValue] = .count(m, reading) }
+          }
+          put(.graphBytes, built.liveBytes)
+          put(.allocations, a.allocations)
+          put(.allocatedBytes, a.bytes)
+          put(.peakBytes, a.peakBytes)
+          put(.retains, r.retains)
+          put(.releases, r.releases)
+          var misses: [String] = []
+          if c.steadyStateTargets.contains(.noAllocations), let n = a.allocations.value, n > 0 {
+            misses.append("target: no allocations in steady iterations; counted \(n)")
+          }
+          if c.steadyStateTargets.contains(.noRetainRelease) {
+            let rr = (r.retains.value ?? 0) + (r.releases.value ?? 0)
+            if rr > 0 {
+              misses.append("target: no retains/releases in steady iterations; counted \(rr)")
+            }
+          }
+          if !misses.isEmpty { e.steadyStateMisses = misses }
+        }
+      }
+    }
+  }
+
+  /// The instruction phase inside the valgrind child: one callgrind region per case × system.
+  /// Returns the region names in order; `CallgrindRun` maps the dumps back.
+  func runInstructionRegions() -> [InstructionRegion] {
+    let callgrind = CallgrindProducer()
+    var regions: [InstructionRegion] = []
+    for (index, c) in plan.cases.enumerated() {
+      note("[instructions \(index + 1)/\(plan.cases.count)] \(c.id)")
+      for s in plan.systems {
+        if let only = plan.instructionIDs, !only.contains("\(c.id)@\(s.id)") { continue }
+        guard let b = prepare(c, s) else { continue }
+        let p = b.case
+        warmUp(p, MeasurePlan.countedWarmupSamples)
+        p.beforeSample?()
+        let name = "cog-bench-region-\(regions.count)"
+        name.withCString { cName in
+          callgrind.startInstrumentation()
+          instructionSample(p.iterate, p.iterationsPerSample, callgrind, cName)
+          callgrind.stopInstrumentation()
+        }
+        finish(c, s, b, phase: "instructions")
+        let e = entry(c, s)
+        regions.append(
+          InstructionRegion(
+            name: name, id: e.id, iterationsPerSample: p.iterationsPerSample,
+            failures: e.checks.failures))
+      }
+    }
+    return regions
+  }
+}
+
+/// A prepared case and the checks it reports to.
+@MainActor
+struct Prepared {
+  var `case`: PreparedCase
+  var checks: CaseChecks
+}
+
+/// One callgrind region as reported by the valgrind child.
+struct InstructionRegion: Codable {
+  var name: String
+  var id: String
+  var iterationsPerSample: Int
+  var failures: [String]
+}

@@ -1,0 +1,158 @@
+import CogBenchCases
+import CogCounters
+import Foundation
+
+/// A result file: the measurements of one `cog-bench run`, with everything needed to judge
+/// where they came from. Versioned JSON, pretty-printed with sorted keys.
+struct ResultFile: Codable {
+  /// Bumped on any incompatible change; readers reject other versions.
+  static let currentSchema = 1
+
+  var schema: Int
+  var tool: String
+  /// ISO 8601, UTC.
+  var date: String
+  var size: CaseSize
+  var environment: RunEnvironment
+  /// Metric name → the counter that produced it.
+  var counterSources: [String: String]
+  var settings: RunSettings
+  /// Selected systems that cannot be measured in this build, with the reason.
+  var unavailableSystems: [String: String]
+  /// Sorted by `id` (`case@system`).
+  var results: [CaseResult]
+
+  func result(_ caseID: String, _ system: String) -> CaseResult? {
+    results.first { $0.caseID == caseID && $0.system == system }
+  }
+}
+
+struct RunSettings: Codable {
+  /// The most timed samples per case × system (fewer when the time budget ran out; each
+  /// time metric records how many it has).
+  var samples: Int
+  var warmupSamples: Int
+  var metrics: [Metric]
+  var systems: [String]
+}
+
+/// One case × system.
+struct CaseResult: Codable {
+  var id: String
+  var caseID: String
+  var family: String
+  var system: String
+  /// Nil when measured; otherwise why the system cannot express the case.
+  var notApplicable: String?
+  var iterationsPerSample: Int
+  var checks: CheckOutcome
+  var metrics: [String: MetricValue]
+  /// Steady-state targets the case declares (no allocations, no retain/release) that this
+  /// system missed in the counted sample. Reported, not gated (see `check --enforce-targets`).
+  var steadyStateMisses: [String]?
+
+  func value(_ m: Metric) -> MetricValue? { metrics[m.rawValue] }
+}
+
+struct CheckOutcome: Codable {
+  /// True when every run-count and value check of the case passed in every phase.
+  var passed: Bool
+  var failures: [String]
+}
+
+/// A metric's value: an exact count, a time spread over samples, or unavailable with reason.
+struct MetricValue: Codable, Equatable {
+  var unit: String
+  var value: Int?
+  var min: Double?
+  var median: Double?
+  var max: Double?
+  var samples: Int?
+  var unavailable: String?
+
+  static func count(_ m: Metric, _ reading: CounterReading) -> MetricValue {
+    switch reading {
+    case .available(let v): return MetricValue(unit: m.unit, value: v)
+    case .unavailable(let r): return MetricValue(unit: m.unit, unavailable: r)
+    }
+  }
+
+  static func spread(_ m: Metric, _ values: [Double]) -> MetricValue {
+    let s = values.sorted()
+    guard !s.isEmpty else { return MetricValue(unit: m.unit, unavailable: "no samples") }
+    let mid = s.count / 2
+    let median = s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+    return MetricValue(
+      unit: m.unit, min: s.first, median: median, max: s.last, samples: s.count)
+  }
+
+  static func unavailable(_ m: Metric, _ reason: String) -> MetricValue {
+    MetricValue(unit: m.unit, unavailable: reason)
+  }
+
+  /// The number a comparison uses: the count, or the median time.
+  var comparable: Double? { value.map(Double.init) ?? median }
+}
+
+// MARK: Reading and writing
+
+extension ResultFile {
+  static func encoder() -> JSONEncoder {
+    let e = JSONEncoder()
+    e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return e
+  }
+
+  func encoded() throws -> Data {
+    var data = try ResultFile.encoder().encode(self)
+    data.append(0x0A)
+    return data
+  }
+
+  /// Reads a result file; corrupt JSON or another schema version is a one-line error.
+  static func read(_ path: String) throws -> ResultFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw BenchError("cannot read result file \(path)")
+    }
+    struct Header: Decodable { var schema: Int? }
+    let header: Header
+    do {
+      header = try JSONDecoder().decode(Header.self, from: data)
+    } catch {
+      throw BenchError("\(path) is not valid JSON (\(oneLine(error)))")
+    }
+    guard let schema = header.schema else {
+      throw BenchError("\(path) has no `schema` field: not a cog-bench result file")
+    }
+    guard schema == currentSchema else {
+      throw BenchError(
+        "\(path) has schema version \(schema); this cog-bench reads version \(currentSchema)")
+    }
+    do {
+      return try JSONDecoder().decode(ResultFile.self, from: data)
+    } catch {
+      throw BenchError("\(path) is a corrupt result file (\(oneLine(error)))")
+    }
+  }
+}
+
+/// A decoding error as one short line.
+func oneLine(_ error: Error) -> String {
+  if let e = error as? DecodingError {
+    switch e {
+    case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+      return "\(c.debugDescription) at \(pathText(c.codingPath))"
+    case .keyNotFound(let k, let c):
+      return "missing key '\(k.stringValue)' at \(pathText(c.codingPath))"
+    @unknown default: break
+    }
+  }
+  return "\(error)".replacingOccurrences(of: "\n", with: " ")
+}
+
+private func pathText(_ path: [CodingKey]) -> String {
+  path.isEmpty
+    ? "top level"
+    : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+      .joined(separator: ".")
+}

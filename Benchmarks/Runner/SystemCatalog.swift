@@ -1,0 +1,56 @@
+import CogBenchCases
+import CogBenchSystems
+
+/// The systems the runner can measure, selected by id (`--systems`).
+///
+/// Each entry binds every case to a concrete system type through `CaseRegistry.bind`, which
+/// visits the cases with their static types, so `C.prepare(on: S)` is specialized for the
+/// system inside this module (the optimizer sees both types). Add a system here when its
+/// adapter lands in CogBenchSystems.
+@MainActor
+enum SystemCatalog {
+  static let all: [SystemEntry] = [
+    .of(CogSystem.self),
+    .of(SimpleSystem.self),
+    .of(ObjectGraphSystem.self),
+    .of(ObservationSystem.self),
+  ]
+
+  /// Systems that exist by name but cannot be measured in this build, with the reason.
+  static var unavailable: [(id: String, reason: String)] {
+    [(StateGraphSystem.id, StateGraphSystem.unavailableReason)]
+  }
+
+  /// The system ratios are computed against in tables: Cog with its default layouts.
+  static let referenceID = "cog"
+}
+
+/// A system type with every case bound to it.
+@MainActor
+final class SystemEntry {
+  let id: String
+  private let makeBound: () -> [BoundCase]
+  private var cache: [String: BoundCase]?
+
+  private init(id: String, makeBound: @escaping () -> [BoundCase]) {
+    self.id = id
+    self.makeBound = makeBound
+  }
+
+  static func of<S: ReactiveSystem>(_: S.Type) -> SystemEntry {
+    SystemEntry(id: S.id) { CaseRegistry.bind(S.self) }
+  }
+
+  /// Keyed systems also get the keyed cases.
+  static func of<S: KeyedReactiveSystem>(_: S.Type) -> SystemEntry {
+    SystemEntry(id: S.id) { CaseRegistry.bind(S.self) }
+  }
+
+  /// The case bound to this system; nil when the registry has no such case.
+  func bound(_ caseID: String) -> BoundCase? {
+    if cache == nil {
+      cache = Dictionary(makeBound().map { ($0.info.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+    return cache![caseID]
+  }
+}

@@ -1,0 +1,135 @@
+import CogBenchCases
+import CogObservationBaseline
+
+/// Raw `@Observable` state (`CogObservationBaseline`) behind the benchmark adapter.
+///
+/// Mapping: `signal` = an `@Observable` cell, `computed` = a closure re-run on every read (no
+/// memoization, like a computed property), `effect` = a body run in `withObservationTracking`
+/// and re-armed after each change. Writes apply at once; a batch defers the effects that the
+/// writes triggered until the outermost batch ends (a write outside a batch is a batch of one).
+///
+/// Run counts differ from SEMANTICS by construction (see `capabilities`): a computed runs once
+/// per read, and an effect re-runs whenever a source it reached changed, even through a
+/// computed whose value stayed equal. Cases whose checks count computed runs, or expect an
+/// equal computed to stop an effect, list those capabilities in their `requirements` (or skip
+/// those checks), and the runner reports this system as not applicable; value checks still
+/// hold.
+@MainActor
+public final class ObservationSystem: ReactiveSystem {
+  public nonisolated static var id: String { "observation" }
+  /// No memoized computeds and no equality cutoff; no staged turns.
+  public nonisolated static var capabilities: SystemCapabilities { [] }
+
+  @usableFromInline var batchDepth = 0
+  @usableFromInline var isFlushing = false
+  /// Effects whose tracked properties changed since the last flush.
+  @usableFromInline var scheduled: [ObservedEffect] = []
+  /// Effects made since the last `cleanup`.
+  @usableFromInline var built: [ObservedEffect] = []
+  @usableFromInline var nextSerial = 0
+
+  public init() {}
+
+  @inlinable
+  public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
+    SignalHandle(raw: ObservedCell(initial))
+  }
+
+  @inlinable
+  public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
+    ComputedHandle(raw: ObservedDerived(body))
+  }
+
+  @inlinable
+  public func effect(_ body: @escaping () -> Void) {
+    // The first run counts as a batch: effects its writes trigger run after it, not inside.
+    batchDepth += 1
+    nextSerial += 1
+    // `onChange` runs synchronously inside the mutation, on the writer's thread: the main
+    // actor here, since every write goes through this adapter.
+    let effect = ObservedEffect(
+      serial: nextSerial,
+      schedule: { [weak self] effect in
+        MainActor.assumeIsolated { self?.scheduled.append(effect) }
+      }, body)
+    built.append(effect)
+    batchDepth -= 1
+    if batchDepth == 0 { flush() }
+  }
+
+  @inlinable
+  public func read<T>(_ signal: SignalHandle<T>) -> T {
+    unsafeDowncast(signal.raw, to: ObservedCell<T>.self).value
+  }
+
+  @inlinable
+  public func read<T>(_ computed: ComputedHandle<T>) -> T {
+    unsafeDowncast(computed.raw, to: ObservedDerived<T>.self).value
+  }
+
+  @inlinable
+  public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
+    unsafeDowncast(signal.raw, to: ObservedCell<T>.self).set(value)
+    if batchDepth == 0 { flush() }
+  }
+
+  @inlinable
+  public func withBatch(_ body: () -> Void) {
+    batchDepth += 1
+    body()
+    batchDepth -= 1
+    if batchDepth == 0 { flush() }
+  }
+
+  @inlinable
+  public func withBuild<R>(_ body: () -> R) -> R {
+    body()
+  }
+
+  /// Re-runs the triggered effects in creation order; effects triggered meanwhile (by writes
+  /// inside effects) run in a following round.
+  @usableFromInline
+  func flush() {
+    guard !isFlushing else { return }
+    isFlushing = true
+    defer { isFlushing = false }
+    while !scheduled.isEmpty {
+      var round = scheduled
+      scheduled.removeAll(keepingCapacity: true)
+      round.sort { $0.serial < $1.serial }
+      for effect in round { effect.runIfScheduled() }
+    }
+  }
+
+  public func cleanup() {
+    for effect in built { effect.cancel() }
+    built.removeAll()
+    scheduled.removeAll()
+  }
+}
+
+// MARK: - Keyed boxes
+
+/// Observation has no keyed state either: a keyed "box" is a function of the key, run on
+/// every read like any other derived value (the reads it makes are tracked by the caller).
+public final class ObservationBox<K: Hashable, T> {
+  @usableFromInline let body: (K) -> T
+
+  @inlinable init(_ body: @escaping (K) -> T) { self.body = body }
+}
+
+extension ObservationSystem: KeyedReactiveSystem {
+  @inlinable
+  public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
+    KeyedHandle(raw: ObservationBox(body))
+  }
+
+  @inlinable
+  public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    unsafeDowncast(box.raw, to: ObservationBox<K, T>.self).body(key)
+  }
+
+  /// Nothing is kept per key.
+  @inlinable
+  public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {}
+}

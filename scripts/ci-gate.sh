@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The CI gate: measure the deterministic counts of the quick suite (no time) and compare them
+# with the committed thresholds in Results/thresholds/quick.json, failing both ways.
+#
+# Usage: scripts/ci-gate.sh [RESULT.json]   (with a result file, only the check runs)
+# Environment:
+#   COG_GATE_SYSTEMS  systems to gate (default 'cog*': Cog and its layout variants; the
+#                     baselines are compared by scripts/compare.sh, not gated)
+#   COG_GATE_METRICS  metrics to gate (default: every count, plus instructions when valgrind
+#                     is installed)
+# Exit status: that of `cog-bench check`: 0 equal, 1 error, 2 regression, 4 improvements only
+# (commit the improvement with the `cog-bench thresholds update ...` command it prints).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+scratch="${COG_BENCH_SCRATCH:-.build}"
+build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
+"${build[@]}" --manifest-cache none >&2
+bin="$("${build[@]}" --show-bin-path)/cog-bench"
+
+if [[ $# -ge 1 ]]; then
+  result="$1"
+else
+  metrics="allocations,allocatedBytes,peakBytes,graphBytes,retains,releases"
+  if command -v valgrind >/dev/null; then metrics="instructions,$metrics"; fi
+  metrics="${COG_GATE_METRICS:-$metrics}"
+  systems="${COG_GATE_SYSTEMS:-cog*}"
+  # Kept (under the git-ignored .bench-tmp/) so the update command `check` prints still works.
+  dir=".bench-tmp/ci-gate"
+  mkdir -p "$dir"
+  COG_BENCH_BUILD_COMMAND="${build[*]}" SWIFT_DETERMINISTIC_HASHING=1 \
+    "$bin" run --size quick --systems "$systems" --metrics "$metrics" --output-dir "$dir" >"$dir/run.txt" || {
+    status=$?
+    cat "$dir/run.txt"
+    exit "$status"
+  }
+  result="$(sed -n 's/^wrote \(.*\.json\)$/\1/p' "$dir/run.txt" | tail -n 1)"
+fi
+exec "$bin" check "$result"

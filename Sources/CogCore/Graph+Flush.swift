@@ -46,21 +46,59 @@ extension Graph {
     queue.removeAll()
   }
 
-  /// Insertion sort by registration order: the queue is short and usually nearly sorted
-  /// (subscriber lists keep subscription order), and this allocates nothing.
+  /// Puts the queue in registration order without allocating. Push visits subscribers in
+  /// subscription order, so small or nearly sorted queues are common: those take an insertion
+  /// sort. A large queue out of order (thousands of effects reached depth first, as in the
+  /// CellX lattice) takes a heapsort: an insertion sort there is quadratic.
   @usableFromInline
   func sortQueue() {
     queue.withElements { q in
-      for i in 1..<q.count {
-        let x = q[i]
-        let key = order[x]
-        var j = i - 1
-        while j >= 0 && order[q[j]] > key {
-          q[j + 1] = q[j]
-          j -= 1
-        }
-        q[j + 1] = x
+      var sorted = true
+      for i in 1..<q.count where order[q[i - 1]] > order[q[i]] {
+        sorted = false
+        break
       }
+      if sorted { return }
+      if q.count <= 32 { insertionSort(q) } else { heapSort(q) }
+    }
+  }
+
+  @usableFromInline
+  func insertionSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+    for i in 1..<q.count {
+      let x = q[i]
+      let key = order[x]
+      var j = i - 1
+      while j >= 0 && order[q[j]] > key {
+        q[j + 1] = q[j]
+        j -= 1
+      }
+      q[j + 1] = x
+    }
+  }
+
+  @usableFromInline
+  func heapSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+    func siftDown(_ start: Int, _ end: Int) {
+      var root = start
+      while 2 * root + 1 < end {
+        var child = 2 * root + 1
+        if child + 1 < end && order[q[child]] < order[q[child + 1]] { child += 1 }
+        if order[q[root]] >= order[q[child]] { return }
+        q.swapAt(root, child)
+        root = child
+      }
+    }
+    var start = q.count / 2 - 1
+    while start >= 0 {
+      siftDown(start, q.count)
+      start -= 1
+    }
+    var end = q.count - 1
+    while end > 0 {
+      q.swapAt(0, end)
+      siftDown(0, end)
+      end -= 1
     }
   }
 }

@@ -133,3 +133,35 @@ struct TurnTests {
     }
   #endif
 }
+
+@MainActor
+@Suite("Reaction order at scale")
+struct ReactionOrderAtScaleTests {
+  @Test("hundreds of reactions reached out of order still run in registration order")
+  func manyReactionsRunInRegistrationOrder() {
+    // A chain read by one reaction per node, registered from its start to its end: push goes
+    // depth first and queues them from the end back, so the flush must sort a large queue.
+    let head = Cog(0)
+    var chain: [Cog<Int>] = []
+    var previous = head
+    for _ in 0..<300 {
+      let p = previous
+      let next = Cog { c in c[p] + 1 }
+      chain.append(next)
+      previous = next
+    }
+    let cogs = Cogs()
+    _ = cogs[chain[chain.count - 1]]  // links the chain before any reaction subscribes
+    var log: [Int] = []
+    for i in 0..<chain.count {
+      let cog = chain[i]
+      cogs.react { c in
+        _ = c[cog]
+        log.append(i)
+      }
+    }
+    log.removeAll()
+    cogs.turn("bump") { w in w[head] = 1 }
+    #expect(log == Array(0..<chain.count))
+  }
+}

@@ -145,6 +145,7 @@ public final class Cogs {
     graph.runQueuedReactions()
     isFlushing = false
     graph.collect()
+    graph.expireCache()
     graph.checkInvariants()
     if _slowPath(graph.cycle != nil) { reportCycle() }
   }

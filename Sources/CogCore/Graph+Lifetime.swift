@@ -1,10 +1,12 @@
 extension Graph {
   /// End-of-operation housekeeping: frees rows released while bodies ran, releases
   /// `.whileObserved` rows that lost their last subscriber and lease, and applies cache
-  /// policies. Runs only when the graph is idle; the common case is two count checks.
+  /// policies to rows that just became unobserved. Runs only when the graph is idle; the
+  /// common case is two count checks. (Retention time is applied after each turn, by
+  /// `expireCache()`, not on every read.)
   @inlinable @inline(__always)
   public func collect() {
-    if orphaned.count == 0 && deferredRelease.count == 0 && cacheRows.isEmpty { return }
+    if orphaned.count == 0 && deferredRelease.count == 0 { return }
     if !isIdle { return }
     collectSlow()
   }
@@ -30,13 +32,19 @@ extension Graph {
         continue
       }
     }
-    if !cacheRows.isEmpty { trimCache(force: newlyCached) }
+    if newlyCached { trimCache() }
+  }
+
+  /// Releases cached rows past their retention time; a no-op without cached rows.
+  @inlinable @inline(__always)
+  public func expireCache() {
+    if !cacheRows.isEmpty && isIdle { trimCache() }
   }
 
   /// Drops cache entries that were released or regained observers, then releases rows past
   /// their descriptor's limit (oldest first) or older than its retention.
   @usableFromInline
-  func trimCache(force: Bool) {
+  func trimCache() {
     let now = ContinuousClock.now
     var kept: [(ref: SlotRef, since: ContinuousClock.Instant)] = []
     var perOwner: [Int32: Int] = [:]
@@ -56,7 +64,6 @@ extension Graph {
       kept.append(entry)
     }
     cacheRows = kept.reversed()
-    _ = force
   }
 
   /// Adds an explicit lease (an observer that is not a graph edge) to row `s`.

@@ -2,12 +2,11 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       .  .  .  vi ob rl tc st rx cp sr hv qd cm pd dt
+///       .  .  .  vi .  rl tc st rx cp sr hv .  cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
 ///  cm  computing  the row's body is running (cycle detection)
-///  qd  queued     a reaction waiting in this flush's queue
 ///  hv  hasValue   the row holds a value
 ///  sr  source     kind: manual state, written through a writer
 ///  cp  computed   kind: automatic state
@@ -15,10 +14,9 @@
 ///  st  staged     a source whose staged value differs from its current one (this turn)
 ///  tc  touched    a source written in this turn (in the touched list)
 ///  rl  released   the row is free
-///  ob  observed   a `.whileObserved` / `.cache` row already queued for a lifetime check
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
 /// ```
-/// CLEAN is "neither dirty nor pending". Bits 13–15 are free.
+/// CLEAN is "neither dirty nor pending". Bits 3, 11 and 13–15 are free.
 @frozen
 public struct StateFlags: OptionSet, Sendable, Hashable {
   public var rawValue: UInt16
@@ -27,7 +25,6 @@ public struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable public static var dirty: StateFlags { StateFlags(rawValue: 1 << 0) }
   @inlinable public static var pending: StateFlags { StateFlags(rawValue: 1 << 1) }
   @inlinable public static var computing: StateFlags { StateFlags(rawValue: 1 << 2) }
-  @inlinable public static var queued: StateFlags { StateFlags(rawValue: 1 << 3) }
   @inlinable public static var hasValue: StateFlags { StateFlags(rawValue: 1 << 4) }
   @inlinable public static var source: StateFlags { StateFlags(rawValue: 1 << 5) }
   @inlinable public static var computed: StateFlags { StateFlags(rawValue: 1 << 6) }
@@ -35,7 +32,6 @@ public struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable public static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
   @inlinable public static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
   @inlinable public static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
-  @inlinable public static var lifetimeQueued: StateFlags { StateFlags(rawValue: 1 << 11) }
   @inlinable public static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.

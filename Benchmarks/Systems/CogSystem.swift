@@ -24,17 +24,19 @@ public final class CogSystem: ReactiveSystem {
   /// The reaction whose body is running (to schedule writes made inside an effect).
   @exclusivity(unchecked) @usableFromInline var reaction: CogReactionContext?
   @exclusivity(unchecked) @usableFromInline var built: [CogReaction] = []
+  /// Owns the descriptors behind the handles (handles are unretained).
+  public let handles = HandleKeeper()
 
   public init() {}
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(raw: Cog(initial))
+    SignalHandle(handles.keep(Cog(initial)))
   }
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(raw: Cog { (_: CogContext<T>) in body() })
+    ComputedHandle(handles.keep(Cog { (_: CogContext<T>) in body() }))
   }
 
   @inlinable
@@ -55,27 +57,29 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func read<T>(_ signal: SignalHandle<T>) -> T {
-    let cog = unsafeDowncast(signal.raw, to: Cog<T>.self)
-    if let writer { return writer[cog] }
-    return cogs[cog]
+    withGuaranteed(signal.object(as: Cog<T>.self)) { cog in
+      if let writer { return writer[cog] }
+      return cogs[cog]
+    }
   }
 
   @inlinable
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    cogs[unsafeDowncast(computed.raw, to: Cog<T>.self)]
+    withGuaranteed(computed.object(as: Cog<T>.self)) { cogs[$0] }
   }
 
   @inlinable
   public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
-    let cog = unsafeDowncast(signal.raw, to: Cog<T>.self)
-    if let writer {
-      writer[cog] = value
-    } else if collected != nil {
-      collected!.append { w in w[cog] = value }
-    } else if let reaction {
-      reaction.turn("write") { w in w[cog] = value }
-    } else {
-      cogs.turn("write") { w in w[cog] = value }
+    withGuaranteed(signal.object(as: Cog<T>.self)) { cog in
+      if let writer {
+        writer[cog] = value
+      } else if collected != nil {
+        collected!.append { w in w[cog] = value }
+      } else if let reaction {
+        reaction.turn("write") { w in w[cog] = value }
+      } else {
+        cogs.turn("write") { w in w[cog] = value }
+      }
     }
   }
 
@@ -108,23 +112,24 @@ public final class CogSystem: ReactiveSystem {
   public func cleanup() {
     for r in built { r.cancel() }
     built.removeAll()
+    handles.releaseAll()
   }
 }
 
 extension CogSystem: KeyedReactiveSystem {
   @inlinable
   public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(raw: CogBox { (key: K, _: CogContext<T>) in body(key) })
+    KeyedHandle(handles.keep(CogBox { (key: K, _: CogContext<T>) in body(key) }))
   }
 
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    cogs[unsafeDowncast(box.raw, to: CogBox<K, T>.self)[key]]
+    withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs[$0[key]] }
   }
 
   /// Drops the key's row (if nothing observes it), as an app does when a key is gone.
   @inlinable
   public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
-    cogs.evict(unsafeDowncast(box.raw, to: CogBox<K, T>.self)[key])
+    withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs.evict($0[key]) }
   }
 }

@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogCore
 import CogObjectGraph
 
 /// The object-graph core (`CogObjectGraph`, swift-state-graph's cost structure) behind the
@@ -26,16 +27,19 @@ public final class ObjectGraphSystem: ReactiveSystem {
   @usableFromInline var built: [OGEffect] = []
   @usableFromInline var nextSerial = 0
 
+  /// Owns the objects behind the handles (handles are unretained).
+  public let handles = HandleKeeper()
+
   public init() {}
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(raw: OGStored(wrappedValue: initial))
+    SignalHandle(handles.keep(OGStored(wrappedValue: initial)))
   }
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(raw: OGComputed(rule: body))
+    ComputedHandle(handles.keep(OGComputed(rule: body)))
   }
 
   @inlinable
@@ -52,17 +56,17 @@ public final class ObjectGraphSystem: ReactiveSystem {
 
   @inlinable
   public func read<T>(_ signal: SignalHandle<T>) -> T {
-    unsafeDowncast(signal.raw, to: OGStored<T>.self).wrappedValue
+    withGuaranteed(signal.object(as: OGStored<T>.self)) { $0.wrappedValue }
   }
 
   @inlinable
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    unsafeDowncast(computed.raw, to: OGComputed<T>.self).wrappedValue
+    withGuaranteed(computed.object(as: OGComputed<T>.self)) { $0.wrappedValue }
   }
 
   @inlinable
   public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
-    unsafeDowncast(signal.raw, to: OGStored<T>.self).wrappedValue = value
+    withGuaranteed(signal.object(as: OGStored<T>.self)) { $0.wrappedValue = value }
     if batchDepth == 0 { flush() }
   }
 
@@ -98,6 +102,7 @@ public final class ObjectGraphSystem: ReactiveSystem {
     for effect in built { effect.cancel() }
     built.removeAll()
     scheduled.removeAll()
+    handles.releaseAll()
   }
 }
 
@@ -128,17 +133,17 @@ public final class ObjectGraphBox<K: Hashable, T> {
 extension ObjectGraphSystem: KeyedReactiveSystem {
   @inlinable
   public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(raw: ObjectGraphBox(equals: ==, body))
+    KeyedHandle(handles.keep(ObjectGraphBox(equals: ==, body)))
   }
 
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    unsafeDowncast(box.raw, to: ObjectGraphBox<K, T>.self).node(for: key).wrappedValue
+    withGuaranteed(box.object(as: ObjectGraphBox<K, T>.self)) { $0.node(for: key).wrappedValue }
   }
 
   /// Drops the key's computed; its deinit removes its edges from its dependencies.
   @inlinable
   public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
-    unsafeDowncast(box.raw, to: ObjectGraphBox<K, T>.self).nodes[key] = nil
+    withGuaranteed(box.object(as: ObjectGraphBox<K, T>.self)) { $0.nodes[key] = nil }
   }
 }

@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogCore
 import CogObservationBaseline
 
 /// Raw `@Observable` state (`CogObservationBaseline`) behind the benchmark adapter.
@@ -28,16 +29,19 @@ public final class ObservationSystem: ReactiveSystem {
   @usableFromInline var built: [ObservedEffect] = []
   @usableFromInline var nextSerial = 0
 
+  /// Owns the objects behind the handles (handles are unretained).
+  public let handles = HandleKeeper()
+
   public init() {}
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(raw: ObservedCell(initial))
+    SignalHandle(handles.keep(ObservedCell(initial)))
   }
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(raw: ObservedDerived(body))
+    ComputedHandle(handles.keep(ObservedDerived(body)))
   }
 
   @inlinable
@@ -59,17 +63,17 @@ public final class ObservationSystem: ReactiveSystem {
 
   @inlinable
   public func read<T>(_ signal: SignalHandle<T>) -> T {
-    unsafeDowncast(signal.raw, to: ObservedCell<T>.self).value
+    withGuaranteed(signal.object(as: ObservedCell<T>.self)) { $0.value }
   }
 
   @inlinable
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    unsafeDowncast(computed.raw, to: ObservedDerived<T>.self).value
+    withGuaranteed(computed.object(as: ObservedDerived<T>.self)) { $0.value }
   }
 
   @inlinable
   public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
-    unsafeDowncast(signal.raw, to: ObservedCell<T>.self).set(value)
+    withGuaranteed(signal.object(as: ObservedCell<T>.self)) { $0.set(value) }
     if batchDepth == 0 { flush() }
   }
 
@@ -105,6 +109,7 @@ public final class ObservationSystem: ReactiveSystem {
     for effect in built { effect.cancel() }
     built.removeAll()
     scheduled.removeAll()
+    handles.releaseAll()
   }
 }
 
@@ -121,12 +126,12 @@ public final class ObservationBox<K: Hashable, T> {
 extension ObservationSystem: KeyedReactiveSystem {
   @inlinable
   public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(raw: ObservationBox(body))
+    KeyedHandle(handles.keep(ObservationBox(body)))
   }
 
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    unsafeDowncast(box.raw, to: ObservationBox<K, T>.self).body(key)
+    withGuaranteed(box.object(as: ObservationBox<K, T>.self)) { $0.body(key) }
   }
 
   /// Nothing is kept per key.

@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogCore
 import CogSimpleCore
 
 /// The simple core (`CogSimpleCore`, the test oracle) behind the benchmark adapter.
@@ -30,16 +31,19 @@ public final class SimpleSystem: ReactiveSystem {
   /// Reactions made since the last `cleanup`.
   @usableFromInline var built: [SimpleReaction] = []
 
+  /// Owns the objects behind the handles (handles are unretained).
+  public let handles = HandleKeeper()
+
   public init() {}
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(raw: cogs.source(initial))
+    SignalHandle(handles.keep(cogs.source(initial)))
   }
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(raw: cogs.computed { (_: SimpleContext<T>) in body() })
+    ComputedHandle(handles.keep(cogs.computed { (_: SimpleContext<T>) in body() }))
   }
 
   @inlinable
@@ -49,27 +53,29 @@ public final class SimpleSystem: ReactiveSystem {
 
   @inlinable
   public func read<T>(_ signal: SignalHandle<T>) -> T {
-    let node = unsafeDowncast(signal.raw, to: SimpleNode<T>.self)
-    if let writer, !cogs.isTracking { return writer[node] }
-    return cogs.read(node)
+    withGuaranteed(signal.object(as: SimpleNode<T>.self)) { node in
+      if let writer, !cogs.isTracking { return writer[node] }
+      return cogs.read(node)
+    }
   }
 
   @inlinable
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    cogs.read(unsafeDowncast(computed.raw, to: SimpleNode<T>.self))
+    withGuaranteed(computed.object(as: SimpleNode<T>.self)) { cogs.read($0) }
   }
 
   @inlinable
   public func write<T>(_ signal: SignalHandle<T>, _ value: T) {
-    let node = unsafeDowncast(signal.raw, to: SimpleNode<T>.self)
-    if let writer {
-      writer[node] = value
-    } else if collected != nil {
-      collected!.append { w in w[node] = value }
-    } else if cogs.isIdle {
-      cogs.turn("write") { w in w[node] = value }
-    } else {
-      cogs.scheduleTurn("write") { w in w[node] = value }
+    withGuaranteed(signal.object(as: SimpleNode<T>.self)) { node in
+      if let writer {
+        writer[node] = value
+      } else if collected != nil {
+        collected!.append { w in w[node] = value }
+      } else if cogs.isIdle {
+        cogs.turn("write") { w in w[node] = value }
+      } else {
+        cogs.scheduleTurn("write") { w in w[node] = value }
+      }
     }
   }
 
@@ -102,6 +108,7 @@ public final class SimpleSystem: ReactiveSystem {
   public func cleanup() {
     for reaction in built { reaction.cancel() }
     built.removeAll()
+    handles.releaseAll()
   }
 }
 
@@ -111,12 +118,12 @@ extension SimpleSystem: KeyedReactiveSystem {
   /// A `SimpleBox`; reads inside `body` are tracked ambiently for the key's computed.
   @inlinable
   public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(raw: cogs.box { (key: K, _: SimpleContext<T>) in body(key) })
+    KeyedHandle(handles.keep(cogs.box { (key: K, _: SimpleContext<T>) in body(key) }))
   }
 
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    cogs.read(unsafeDowncast(box.raw, to: SimpleBox<K, T>.self)[key])
+    withGuaranteed(box.object(as: SimpleBox<K, T>.self)) { cogs.read($0[key]) }
   }
 
   /// Nothing to do: the simple core keeps every key's computed.

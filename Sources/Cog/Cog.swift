@@ -23,7 +23,11 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public let label: String
   public let lifetime: CogLifetime
   @usableFromInline let initial: Value?
-  @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
+  /// A manual cog's equality (`nil`: every write changes); automatic cogs compare in their
+  /// behavior.
+  /// Called unretained (`withGuaranteed`); `equalityOwner` keeps it alive.
+  @usableFromInline let equality: Unmanaged<CogEquality<Value>>?
+  let equalityOwner: CogEquality<Value>?
   @usableFromInline let behavior: RowBehavior<SharedEdgePool>?
   /// This descriptor's row in the context it was last used in.
   @usableFromInline let cache = DescriptorCache.make()
@@ -36,7 +40,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
   public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
-    self.init(manual: initial, label: label, equals: equatableEquals)
+    self.init(manual: initial, label: label, equality: CogEquality(equatableEquals))
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
@@ -44,17 +48,18 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public convenience init(
     _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
   ) {
-    self.init(manual: initial, label: label, equals: equals)
+    self.init(manual: initial, label: label, equality: equals.map { CogEquality($0) })
   }
 
   @usableFromInline
-  init(manual initial: Value, label: String, equals: (@Sendable (Value, Value) -> Bool)?) {
+  init(manual initial: Value, label: String, equality: CogEquality<Value>?) {
     id = Registry.makeDescriptorID()
     typeIndex = Registry.typeIndex(for: Value.self)
     self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
     self.lifetime = .context
     self.initial = initial
-    self.isEqual = equals
+    self.equality = equality.map { Unmanaged.passUnretained($0) }
+    self.equalityOwner = equality
     self.behavior = nil
   }
 
@@ -66,7 +71,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   ) where Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     self.init(
-      automatic: label, lifetime: lifetime, typeIndex: ti, equals: equatableEquals,
+      automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
         // The column may have grown while the body ran: locate the entry afterwards.
@@ -86,7 +91,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   ) {
     let ti = Registry.typeIndex(for: Value.self)
     self.init(
-      automatic: label, lifetime: lifetime, typeIndex: ti, equals: equals,
+      automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
         let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
@@ -99,14 +104,15 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   @usableFromInline
   init(
     automatic label: String, lifetime: CogLifetime, typeIndex: Int32,
-    equals: (@Sendable (Value, Value) -> Bool)?, behavior: RowBehavior<SharedEdgePool>
+    behavior: RowBehavior<SharedEdgePool>
   ) {
     id = Registry.makeDescriptorID()
     self.typeIndex = typeIndex
     self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
     self.lifetime = lifetime
     self.initial = nil
-    self.isEqual = equals
+    self.equality = nil
+    self.equalityOwner = nil
     self.behavior = behavior
   }
 

@@ -64,12 +64,26 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     label: String = "", lifetime: CogLifetime = .context,
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
   ) where Value: Equatable {
-    self.init(label: label, lifetime: lifetime, equals: equatableEquals, body)
+    let id = Registry.makeDescriptorID()
+    let ti = Registry.typeIndex(for: Value.self)
+    let cache = DescriptorCache.make()
+    // `==` inline rather than a stored equality closure: calling a captured closure costs a
+    // retain and release of its context per run (profiled on cog/keyed-diamond).
+    let behavior = RowBehavior<SharedEdgePool> { graph, slot in
+      let key = Self.key(of: slot, in: graph, id: id, cache: cache)
+      let new = body(key, CogContext(graph: graph, slot: slot))
+      let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
+      if let old = entry.pointee, old == new { return false }
+      entry.pointee = new
+      return true
+    }
+    self.init(
+      id: id, typeIndex: ti, label: label, lifetime: lifetime, behavior: behavior, cache: cache)
   }
 
   /// A keyed box with a custom equality (`nil`: every recompute is a change).
   @inlinable
-  public init(
+  public convenience init(
     label: String = "", lifetime: CogLifetime = .context,
     equals: (@Sendable (Value, Value) -> Bool)?,
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
@@ -78,23 +92,39 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     let ti = Registry.typeIndex(for: Value.self)
     let cache = DescriptorCache.make()
     let behavior = RowBehavior<SharedEdgePool> { graph, slot in
-      if _slowPath(cache.pointee.context != graph.identity) {
-        cache.pointee.context = graph.identity
-        cache.pointee.index = Unmanaged.passUnretained(graph.keyIndex(of: id)! as AnyObject)
-      }
-      let key = withGuaranteed(cache.pointee.index.unsafelyUnwrapped) {
-        unsafeDowncast($0, to: BoxIndex<Key>.self).keys[slot].unsafelyUnwrapped
-      }
+      let key = Self.key(of: slot, in: graph, id: id, cache: cache)
       let new = body(key, CogContext(graph: graph, slot: slot))
       let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
       if let equals, let old = entry.pointee, equals(old, new) { return false }
       entry.pointee = new
       return true
     }
+    self.init(
+      id: id, typeIndex: ti, label: label, lifetime: lifetime, behavior: behavior, cache: cache)
+  }
+
+  @usableFromInline
+  override init(
+    id: Int32, typeIndex: Int32, label: String, lifetime: CogLifetime,
+    behavior: RowBehavior<SharedEdgePool>, cache: DescriptorCacheRef
+  ) {
     super.init(
-      id: id, typeIndex: ti,
+      id: id, typeIndex: typeIndex,
       label: label.isEmpty ? "CogBox<\(Key.self), \(Value.self)>#\(id)" : label,
       lifetime: lifetime, behavior: behavior, cache: cache)
+  }
+
+  /// The key of row `slot`, read from the box's key index through the cache (filled here on
+  /// the first run in a context).
+  @MainActor @inlinable @inline(__always)
+  static func key(of slot: Slot, in graph: CogGraph, id: Int32, cache: DescriptorCacheRef) -> Key {
+    if _slowPath(cache.pointee.context != graph.identity) {
+      cache.pointee.context = graph.identity
+      cache.pointee.index = Unmanaged.passUnretained(graph.keyIndex(of: id)! as AnyObject)
+    }
+    return withGuaranteed(cache.pointee.index.unsafelyUnwrapped) {
+      unsafeDowncast($0, to: BoxIndex<Key>.self).keys[slot].unsafelyUnwrapped
+    }
   }
 
   /// The value reference for `key`.
@@ -113,17 +143,36 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     return index
   }
 
+  /// The row of `key` through the one-entry cache (context identity + unretained key index),
+  /// which the behavior also fills: a read outside a body (no tracking cursor to confirm)
+  /// then costs one hash of the concrete key and no dictionary lookup of the index, no
+  /// existential and no reference counting. `.none` on a miss.
+  @MainActor @inlinable @inline(__always)
+  func cachedSlot(_ k: Key, in graph: CogGraph) -> Slot {
+    guard cache.pointee.context == graph.identity, let index = cache.pointee.index else {
+      return .none
+    }
+    let raw = withGuaranteed(index) { unsafeDowncast($0, to: BoxIndex<Key>.self).slots[k] }
+    if let raw { return Slot(raw) }
+    return .none
+  }
+
   @MainActor @usableFromInline
   override func existing(_ key: AnyHashable, in graph: CogGraph) -> Slot {
     guard let existing = graph.keyIndex(of: id), let k = key.base as? Key else { return .none }
     let index = unsafeDowncast(existing as AnyObject, to: BoxIndex<Key>.self)
-    return index.slots[k].map { Slot($0) } ?? .none
+    if let raw = index.slots[k] { return Slot(raw) }
+    return .none
   }
 
   @MainActor @usableFromInline
   override func lookup(_ key: AnyHashable, in graph: CogGraph) -> Slot {
-    let index = index(in: graph)
     let k = key.base as! Key
+    let cached = cachedSlot(k, in: graph)
+    if !cached.isNone { return cached }
+    let index = index(in: graph)
+    cache.pointee.context = graph.identity
+    cache.pointee.index = Unmanaged.passUnretained(index as AnyObject)
     if let s = index.slots[k] { return Slot(s) }
     let pair = graph.allocateValuePair(typeIndex, initial: Value?.none)
     let s = graph.allocateRow(

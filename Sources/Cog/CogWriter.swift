@@ -60,7 +60,10 @@ public struct CogWriter {
     _ = g.touch(s)
     g.valuePointer(cog.typeIndex, vi ^ 1, as: V.self).pointee = value
     let current = g.valuePointer(cog.typeIndex, vi, as: V.self)
-    let equal = cog.isEqual.map { $0(current.pointee.unsafelyUnwrapped, value) } ?? false
+    var equal = false
+    if let equality = cog.equality {
+      equal = withGuaranteed(equality) { $0.equal(current.pointee.unsafelyUnwrapped, value) }
+    }
     if equal { g.flags[s].remove(.staged) } else { g.flags[s].insert(.staged) }
   }
 }

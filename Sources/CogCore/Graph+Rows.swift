@@ -50,7 +50,8 @@ extension Graph {
 
   /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
   public func slot(ofDescriptor id: Int32) -> Slot {
-    keylessSlots[id].map { Slot($0) } ?? .none
+    if let raw = keylessSlots[id] { return Slot(raw) }
+    return .none
   }
 
   public func setSlot(_ s: Slot, ofDescriptor id: Int32) { keylessSlots[id] = s.raw }

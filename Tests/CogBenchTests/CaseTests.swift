@@ -334,15 +334,17 @@ final class CaseOracleSystem: KeyedReactiveSystem {
   fileprivate var queue: [OracleNode] = []
   fileprivate var built: [OracleNode] = []
   fileprivate var nextSerial = 0
+  /// Owns the objects behind the handles (handles are unretained).
+  let handles = HandleKeeper()
 
   init() {}
 
   func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(raw: register(OracleSignal(initial)))
+    SignalHandle(handles.keep(register(OracleSignal(initial))))
   }
 
   func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(raw: register(OracleComputed(body)))
+    ComputedHandle(handles.keep(register(OracleComputed(body))))
   }
 
   func effect(_ body: @escaping () -> Void) {
@@ -353,18 +355,18 @@ final class CaseOracleSystem: KeyedReactiveSystem {
   }
 
   func read<T>(_ signal: SignalHandle<T>) -> T {
-    let node = unsafeDowncast(signal.raw, to: OracleSignal<T>.self)
+    let node = signal.object(as: OracleSignal<T>.self).takeUnretainedValue()
     track(node)
     if batchDepth > 0, tracking == nil, let pending = node.pending { return pending }
     return node.value
   }
 
   func read<T>(_ computed: ComputedHandle<T>) -> T {
-    readComputed(unsafeDowncast(computed.raw, to: OracleComputed<T>.self))
+    readComputed(computed.object(as: OracleComputed<T>.self).takeUnretainedValue())
   }
 
   func write<T>(_ signal: SignalHandle<T>, _ value: T) {
-    let node = unsafeDowncast(signal.raw, to: OracleSignal<T>.self)
+    let node = signal.object(as: OracleSignal<T>.self).takeUnretainedValue()
     withBatch {
       if node.pending == nil { touched.append(node) }
       node.pending = value
@@ -383,14 +385,15 @@ final class CaseOracleSystem: KeyedReactiveSystem {
   func cleanup() {
     for node in built { unlink(node) }
     built.removeAll()
+    handles.releaseAll()
   }
 
   func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(raw: OracleBox(body))
+    KeyedHandle(handles.keep(OracleBox(body)))
   }
 
   func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    let box = unsafeDowncast(box.raw, to: OracleBox<K, T>.self)
+    let box = box.object(as: OracleBox<K, T>.self).takeUnretainedValue()
     if let node = box.nodes[key] { return readComputed(node) }
     let node = register(box.makeNode(key))
     box.nodes[key] = node
@@ -398,7 +401,7 @@ final class CaseOracleSystem: KeyedReactiveSystem {
   }
 
   func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
-    let box = unsafeDowncast(box.raw, to: OracleBox<K, T>.self)
+    let box = box.object(as: OracleBox<K, T>.self).takeUnretainedValue()
     guard let node = box.nodes[key] else { return }
     precondition(node.subs.isEmpty, "released key \(key) is still observed")
     unlink(node)

@@ -364,6 +364,24 @@ private func runChain<S: ReactiveSystem>(_ system: S, length: Int) -> (head: Int
 @MainActor
 @Suite("Baseline systems compute correct values")
 struct BaselineSystemTests {
+  @Test("handles are unretained: the system keeps their objects until cleanup")
+  func handleOwnership() {
+    let system = ObjectGraphSystem()
+    weak var object: AnyObject?
+    do {
+      let signal = system.signal(1)
+      object = signal.ref.takeUnretainedValue()
+      let copies = Array(repeating: signal, count: 3)
+      system.write(copies[0], 5)
+      #expect(system.read(copies[2]) == 5)
+    }
+    #expect(object != nil)
+    #expect(system.handles.count == 1)
+    system.cleanup()
+    #expect(object == nil)
+    #expect(system.handles.count == 0)
+  }
+
   @Test("simple: diamond values and SEMANTICS run counts")
   func simpleDiamond() {
     let r = runDiamond(SimpleSystem(), writes: 3)

@@ -41,4 +41,36 @@ struct KeyedBoxTests {
     let cogs = Cogs()
     #expect(cogs[both] == 2 + 101 + 3)
   }
+
+  @Test("one box read outside bodies in two contexts, with evictions, keeps each context's rows")
+  func boxAcrossContexts() {
+    let runs = Runs()
+    let base = Cog(1, label: "base")
+    let item = CogBox(label: "item", lifetime: .whileObserved) { (k: Int, c) -> Int in
+      runs.hit("item \(k)")
+      return c[base] * 100 + k
+    }
+    let first = Cogs()
+    let second = Cogs()
+    first.turn("base") { w in w[base] = 2 }
+    // Alternate contexts: each switch misses the box's one-entry cache of the other.
+    for round in 0..<3 {
+      for k in 0..<4 {
+        #expect(first[item[k]] == 200 + k, "round \(round), key \(k)")
+        #expect(second[item[k]] == 100 + k, "round \(round), key \(k)")
+      }
+    }
+    // Unobserved `.whileObserved` rows are released after each outermost read, so every
+    // read recomputed: 3 rounds × 4 keys × 2 contexts.
+    #expect((0..<4).map { runs["item \($0)"] } == [6, 6, 6, 6])
+    let lease = first.lease(item[1])
+    #expect(first[item[1]] == 201)
+    #expect(runs["item 1"] == 7)
+    #expect(first[item[1]] == 201)
+    #expect(runs["item 1"] == 7)
+    second.turn("base") { w in w[base] = 3 }
+    #expect(second[item[1]] == 301)
+    #expect(first[item[1]] == 201)
+    lease.end()
+  }
 }

@@ -28,6 +28,33 @@ struct TurnTests {
     #expect(log.isEmpty)
   }
 
+  @Test("a manual cog's equality decides whether a write is a change")
+  func manualEquality() {
+    let plain = Cog(1, label: "plain")
+    let always = Cog(1, label: "always", equals: nil)
+    let byTens = Cog(10, label: "byTens", equals: { $0 / 10 == $1 / 10 })
+    var log: [String] = []
+    let cogs = Cogs()
+    cogs.react("plain") { c in log.append("plain=\(c[plain])") }
+    cogs.react("always") { c in log.append("always=\(c[always])") }
+    cogs.react("byTens") { c in log.append("byTens=\(c[byTens])") }
+    log.removeAll()
+    cogs.turn("same values") { w in
+      w[plain] = 1
+      w[always] = 1
+      w[byTens] = 15
+    }
+    #expect(log == ["always=1"])
+    // An equal write is not published: readers keep seeing the committed value.
+    #expect(cogs[byTens] == 10)
+    log.removeAll()
+    cogs.turn("new values") { w in
+      w[plain] = 2
+      w[byTens] = 21
+    }
+    #expect(log == ["plain=2", "byTens=21"])
+  }
+
   @Test("writes made by reactions become later turns, first in first out")
   func reactionWritesAreLaterTurns() {
     let count = Cog(0, label: "count")

@@ -12,6 +12,8 @@
 #                     path depends on the process's earlier allocations (environment, working
 #                     directory), so a clone in another folder can differ slightly; they are
 #                     recorded by compare.sh and not gated until that is settled.
+# The check runs with --enforce-targets: a case's steady-state targets (no allocations, no
+# retains/releases) missed by `cog` fail the gate even before the thresholds are compared.
 # Exit status: that of `cog-bench check`: 0 equal, 1 error, 2 regression, 4 improvements only
 # (commit the improvement with the `cog-bench thresholds update ...` command it prints).
 set -euo pipefail
@@ -38,4 +40,4 @@ else
   }
   result="$(sed -n 's/^wrote \(.*\.json\)$/\1/p' "$dir/run.txt" | tail -n 1)"
 fi
-exec "$bin" check "$result"
+exec "$bin" check --enforce-targets "$result"

@@ -46,6 +46,7 @@ public struct CellxCase: BenchmarkCase {
   public var published: PublishedMeasure? {
     PublishedMeasure(name: "cellx\(layers)", samples: 10, aggregate: .sum)
   }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   /// Tuples of handles, not arrays: a handle is trivial, so copying the graph out of its cell
   /// in `iterate` costs no retain (an array's buffer would cost one each).

@@ -172,7 +172,7 @@ public struct CogSteadyTurn: BenchmarkCase {
   public var summary: String {
     "steady turn: one write into 8 chains of 8 + a sum; same dependencies every turn"
   }
-  public var steadyStateTargets: SteadyStateTargets { .noAllocations }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)

@@ -153,6 +153,9 @@ public struct DynamicCase: BenchmarkCase, Sendable {
   public var published: PublishedMeasure? {
     PublishedMeasure(name: full.title, samples: 5, aggregate: .fastest)
   }
+  /// Every configuration, dynamic ones included: a row whose reads change between runs
+  /// reuses its freed edges, so steady samples allocate and retain nothing.
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)

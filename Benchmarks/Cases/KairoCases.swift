@@ -50,6 +50,7 @@ public struct KairoAvoidable: BenchmarkCase {
     "avoidablePropagation: 1001 writes whose change stops at a computed that always returns 0"
   }
   public var published: PublishedMeasure? { .kairo("avoidablePropagation") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -103,6 +104,7 @@ public struct KairoBroad: BenchmarkCase {
   public var id: String { "kairo/broad" }
   public var summary: String { "broadPropagation: one head, 50 two-computed branches, 50 effects" }
   public var published: PublishedMeasure? { .kairo("broadPropagation") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -144,6 +146,7 @@ public struct KairoDeep: BenchmarkCase {
   public var id: String { "kairo/deep" }
   public var summary: String { "deepPropagation: a chain of 50 computeds read by one effect" }
   public var published: PublishedMeasure? { .kairo("deepPropagation") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -185,6 +188,7 @@ public struct KairoDiamond: BenchmarkCase {
   public var id: String { "kairo/diamond" }
   public var summary: String { "diamond: head → 5 computeds → one sum → effect; 500 writes" }
   public var published: PublishedMeasure? { .kairo("diamond") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -235,6 +239,9 @@ public struct KairoMux: BenchmarkCase {
   public var id: String { "kairo/mux" }
   public var summary: String { "mux: 100 heads collected into one array, split into 100 effects" }
   public var published: PublishedMeasure? { .kairo("mux") }
+  /// No steady-state targets: its computeds return a fresh `[Int]` per run (as the JS returns
+  /// fresh objects), which allocates, and reading one retains the array (impl/perf-notes.md).
+  public var steadyStateTargets: SteadyStateTargets { [] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -273,6 +280,7 @@ public struct KairoRepeated: BenchmarkCase {
   public var id: String { "kairo/repeated" }
   public var summary: String { "repeatedObservers: one computed reading the same signal 30 times" }
   public var published: PublishedMeasure? { .kairo("repeatedObservers") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -317,6 +325,7 @@ public struct KairoTriangle: BenchmarkCase {
   public var id: String { "kairo/triangle" }
   public var summary: String { "triangle: a chain of 10 nodes, all summed by one computed" }
   public var published: PublishedMeasure? { .kairo("triangle") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -369,6 +378,7 @@ public struct KairoUnstable: BenchmarkCase {
   public var id: String { "kairo/unstable" }
   public var summary: String { "unstable: a computed whose dependencies flip with head's parity" }
   public var published: PublishedMeasure? { .kairo("unstable") }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
@@ -425,6 +435,9 @@ public struct KairoMol: BenchmarkCase {
   public var id: String { "kairo/mol" }
   public var summary: String { "molBench: $mol_wire's graph with fib(16) work in some nodes" }
   public var published: PublishedMeasure? { .kairo("molBench") }
+  /// No steady-state targets: its computeds return a fresh `[Int]` per run (as the JS returns
+  /// fresh objects), which allocates, and reading one retains the array (impl/perf-notes.md).
+  public var steadyStateTargets: SteadyStateTargets { [] }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)

@@ -25,7 +25,9 @@ extension SharedEdgePool {
 
   /// Links a new entry into `sub`'s dependency list between `after` and `before`, and at the
   /// tail of `dep`'s subscriber list (so push visits subscribers in the order they subscribed).
-  @inlinable
+  /// Out of line: a steady run confirms its dependencies by cursor and never gets here, and
+  /// inlined into every read this cold path cost the hot one spills and a larger frame.
+  @inline(never) @usableFromInline
   mutating func insert(dep: Slot, sub: Slot, version: UInt32, after: EdgeID, before: EdgeID)
     -> EdgeID
   {

@@ -8,20 +8,28 @@ extension Graph {
     var path: [Slot] = []
     var seen: Set<Slot> = []
     func add(_ s: Slot) { if !s.isNone && seen.insert(s).inserted { path.append(s) } }
+    // The running bodies, outermost first: the `runParent` chain from the innermost.
+    var running: [Slot] = []
+    var r = activeSub
+    while !r.isNone {
+      running.append(r)
+      r = runParent[r]
+    }
+    running.reverse()
     // Where the cycle starts: d's pull frame, or d's running body.
     var frame = Int.max
-    for i in 0..<stackNodes.count where stackNodes[i] == d {
+    for i in 0..<pullStack.count where pullStack[i].node == d {
       frame = i
       break
     }
     var body = Int.max
-    for i in 0..<computingPath.count where computingPath[i] == d {
+    for i in 0..<running.count where running[i] == d {
       body = i
       break
     }
-    for i in 0..<stackNodes.count where i >= frame { add(stackNodes[i]) }
-    for i in 0..<computingPath.count where i >= body || computingDepth[i] > frame {
-      add(computingPath[i])
+    for i in 0..<pullStack.count where i >= frame { add(pullStack[i].node) }
+    for i in 0..<running.count where i >= body || Int(runFrame[running[i]]) > frame {
+      add(running[i])
     }
     add(d)
     add(reader)

@@ -16,19 +16,18 @@ extension Graph {
   /// its rows stale (to be recomputed by a later read) instead of walking the cycle again.
   @inlinable
   public func refresh(_ root: Slot) {
-    let base = stackNodes.count
+    let base = pullStack.count
     flags[root].insert(.visiting)
-    stackNodes.append(root)
-    stackCursors.append(edges.firstDep(of: root))
-    while stackNodes.count > base {
+    pullStack.append(PullFrame(node: root, cursor: edges.firstDep(of: root)))
+    while pullStack.count > base {
       if _slowPath(cycle != nil) {
         abandonRefresh(downTo: base)
         return
       }
-      let top = stackNodes.count &- 1
-      let n = stackNodes[top]
+      let top = pullStack.count &- 1
+      let n = pullStack[top].node
       if !flags[n].contains(.dirty) {
-        var e = stackCursors[top]
+        var e = pullStack[top].cursor
         var descended = false
         while !e.isNone {
           let d = edges.dep(e)
@@ -38,10 +37,9 @@ extension Graph {
               noteCycle(closingAt: d, reader: n)
               break
             }
-            stackCursors[top] = e
+            pullStack[top].cursor = e
             flags[d].insert(.visiting)
-            stackNodes.append(d)
-            stackCursors.append(edges.firstDep(of: d))
+            pullStack.append(PullFrame(node: d, cursor: edges.firstDep(of: d)))
             descended = true
             break
           }
@@ -54,14 +52,16 @@ extension Graph {
         if descended { continue }
       }
       if _slowPath(cycle != nil) { continue }
-      _ = stackNodes.removeLast()
-      _ = stackCursors.removeLast()
+      _ = pullStack.removeLast()
       flags[n].remove(.visiting)
       if flags[n].contains(.dirty) {
-        recompute(n)
+        if recompute(n) && pullStack.count > base {
+          // The frame below descended into n from its scan, so it reads n, whose value just
+          // changed: it is dirty, no need to compare the edge's version when it resumes.
+          flags[pullStack[pullStack.count &- 1].node].insert(.dirty)
+        }
       } else {
         flags[n].remove(.pending)
-        checkedAt[n] = revision
       }
     }
   }
@@ -69,9 +69,8 @@ extension Graph {
   /// Pops this refresh's frames after a cycle, leaving the rows stale.
   @inline(never) @usableFromInline
   func abandonRefresh(downTo base: Int) {
-    while stackNodes.count > base {
-      let n = stackNodes.removeLast()
-      _ = stackCursors.removeLast()
+    while pullStack.count > base {
+      let n = pullStack.removeLast().node
       flags[n].remove(.visiting)
       if !flags[n].contains(.dirty) { flags[n].insert(.pending) }
     }
@@ -79,19 +78,17 @@ extension Graph {
 
   /// Runs the body of `n` with tracking, drops the dependencies it no longer read, and
   /// backdates: an equal result (`run` returns false) keeps the old `changedAt`, so readers'
-  /// edge versions still match and they stay clean.
-  @inlinable
-  public func recompute(_ n: Slot) {
+  /// edge versions still match and they stay clean. Returns whether the value changed.
+  @inlinable @discardableResult
+  public func recompute(_ n: Slot) -> Bool {
     let savedSub = activeSub
     let savedCursor = cursor
     activeSub = n
     cursor = .none
     flags[n].insert(.computing)
-    computingPath.append(n)
-    computingDepth.append(stackNodes.count)
+    runParent[n] = savedSub
+    runFrame[n] = Int32(truncatingIfNeeded: pullStack.count)
     let changed = withGuaranteed(behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
-    _ = computingPath.removeLast()
-    _ = computingDepth.removeLast()
     edges.endTracking(sub: n, cursor: cursor, orphaned: &orphaned)
     activeSub = savedSub
     cursor = savedCursor
@@ -104,6 +101,19 @@ extension Graph {
       revision &+= 1
       changedAt[n] = revision
     }
-    checkedAt[n] = revision
+    return changed
+  }
+}
+
+/// One entry of the pull's explicit stack: a row being checked and the dependency edge its
+/// scan resumes at. One stack of pairs rather than two parallel stacks: a push or pop is one
+/// capacity check and one count update.
+@frozen
+public struct PullFrame {
+  public var node: Slot
+  public var cursor: EdgeID
+  @inlinable @inline(__always) public init(node: Slot, cursor: EdgeID) {
+    self.node = node
+    self.cursor = cursor
   }
 }

@@ -73,7 +73,6 @@ extension Graph {
       s = freeSlots.removeLast()
       flags[s] = f
       changedAt[s] = revision
-      checkedAt[s] = 0
       boundary[s] = -1
       valueIndex[s] = vi
       typeIndex[s] = ti
@@ -87,7 +86,8 @@ extension Graph {
       s = Slot(flags.count)
       flags.append(f)
       changedAt.append(revision)
-      checkedAt.append(0)
+      runParent.append(.none)
+      runFrame.append(0)
       generation.append(0)
       boundary.append(-1)
       valueIndex.append(vi)

@@ -8,8 +8,12 @@ public struct GraphStore<Edges: EdgeStore> {
   public var flags: RawColumn<StateFlags>
   /// The revision at which the row's value last changed (kept on an equal recompute).
   public var changedAt: RawColumn<UInt32>
-  /// The revision at which the row was last verified up to date.
-  public var checkedAt: RawColumn<UInt32>
+  /// The row that was running when this row's body started (meaningful while `.computing`):
+  /// from `activeSub`, this chain is the stack of running bodies. Walked only to name a
+  /// cycle; two column stores per recompute instead of pushing and popping a path stack.
+  public var runParent: RawColumn<Slot>
+  /// The pull-stack depth when this row's body started (meaningful while `.computing`).
+  public var runFrame: RawColumn<Int32>
   public var generation: RawColumn<UInt16>
   /// Observation boundary index, `-1` until a UI read creates one.
   public var boundary: RawColumn<Int32>
@@ -38,12 +42,9 @@ public struct GraphStore<Edges: EdgeStore> {
   public var nextOrder: UInt32 = 0
 
   // MARK: Reused buffers (reserved once; a steady turn never grows them)
-  public var stackNodes: RawColumn<Slot>
-  public var stackCursors: RawColumn<EdgeID>
+  /// The pull's explicit stack: rows being checked, each with the dependency it resumes at.
+  public var pullStack: RawColumn<PullFrame>
   public var pushStack: RawColumn<EdgeID>
-  public var computingPath: RawColumn<Slot>
-  /// For each running body, the pull-stack depth when it started (names cycles exactly).
-  public var computingDepth: RawColumn<Int>
   public var queue: RawColumn<Slot>
   public var touched: RawColumn<Slot>
   public var orphaned: RawColumn<Slot>
@@ -74,7 +75,8 @@ public struct GraphStore<Edges: EdgeStore> {
   public init(reservingRows rows: Int) {
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
-    checkedAt = RawColumn(capacity: rows)
+    runParent = RawColumn(capacity: rows)
+    runFrame = RawColumn(capacity: rows)
     generation = RawColumn(capacity: rows)
     boundary = RawColumn(capacity: rows)
     valueIndex = RawColumn(capacity: rows)
@@ -86,11 +88,8 @@ public struct GraphStore<Edges: EdgeStore> {
     order = RawColumn(capacity: rows)
     keyOf = RawColumn(capacity: rows)
     edges = Edges()
-    stackNodes = RawColumn(capacity: 64)
-    stackCursors = RawColumn(capacity: 64)
+    pullStack = RawColumn(capacity: 64)
     pushStack = RawColumn(capacity: 64)
-    computingPath = RawColumn(capacity: 64)
-    computingDepth = RawColumn(capacity: 64)
     queue = RawColumn(capacity: 64)
     touched = RawColumn(capacity: 64)
     orphaned = RawColumn(capacity: 64)
@@ -125,10 +124,13 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.changedAt }
     @inline(__always) _modify { yield &store.pointee.changedAt }
   }
-  /// The revision at which the row was last verified up to date.
-  @inlinable public var checkedAt: RawColumn<UInt32> {
-    @inline(__always) _read { yield store.pointee.checkedAt }
-    @inline(__always) _modify { yield &store.pointee.checkedAt }
+  @inlinable public var runParent: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.runParent }
+    @inline(__always) _modify { yield &store.pointee.runParent }
+  }
+  @inlinable public var runFrame: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.runFrame }
+    @inline(__always) _modify { yield &store.pointee.runFrame }
   }
   @inlinable public var generation: RawColumn<UInt16> {
     @inline(__always) _read { yield store.pointee.generation }
@@ -203,26 +205,13 @@ public final class Graph<Edges: EdgeStore> {
   }
 
   // MARK: Reused buffers (reserved once; a steady turn never grows them)
-  @inlinable @usableFromInline var stackNodes: RawColumn<Slot> {
-    @inline(__always) _read { yield store.pointee.stackNodes }
-    @inline(__always) _modify { yield &store.pointee.stackNodes }
-  }
-  @inlinable @usableFromInline var stackCursors: RawColumn<EdgeID> {
-    @inline(__always) _read { yield store.pointee.stackCursors }
-    @inline(__always) _modify { yield &store.pointee.stackCursors }
+  @inlinable @usableFromInline var pullStack: RawColumn<PullFrame> {
+    @inline(__always) _read { yield store.pointee.pullStack }
+    @inline(__always) _modify { yield &store.pointee.pullStack }
   }
   @inlinable @usableFromInline var pushStack: RawColumn<EdgeID> {
     @inline(__always) _read { yield store.pointee.pushStack }
     @inline(__always) _modify { yield &store.pointee.pushStack }
-  }
-  @inlinable public var computingPath: RawColumn<Slot> {
-    @inline(__always) _read { yield store.pointee.computingPath }
-    @inline(__always) _modify { yield &store.pointee.computingPath }
-  }
-  /// For each running body, the pull-stack depth when it started (names cycles exactly).
-  @inlinable public var computingDepth: RawColumn<Int> {
-    @inline(__always) _read { yield store.pointee.computingDepth }
-    @inline(__always) _modify { yield &store.pointee.computingDepth }
   }
   @inlinable public var queue: RawColumn<Slot> {
     @inline(__always) _read { yield store.pointee.queue }
@@ -301,7 +290,8 @@ public final class Graph<Edges: EdgeStore> {
   isolated deinit {
     store.pointee.flags.free()
     store.pointee.changedAt.free()
-    store.pointee.checkedAt.free()
+    store.pointee.runParent.free()
+    store.pointee.runFrame.free()
     store.pointee.generation.free()
     store.pointee.boundary.free()
     store.pointee.valueIndex.free()
@@ -313,11 +303,8 @@ public final class Graph<Edges: EdgeStore> {
     store.pointee.order.free()
     store.pointee.keyOf.free()
     store.pointee.edges.free()
-    store.pointee.stackNodes.free()
-    store.pointee.stackCursors.free()
+    store.pointee.pullStack.free()
     store.pointee.pushStack.free()
-    store.pointee.computingPath.free()
-    store.pointee.computingDepth.free()
     store.pointee.queue.free()
     store.pointee.touched.free()
     store.pointee.orphaned.free()
@@ -338,5 +325,5 @@ public final class Graph<Edges: EdgeStore> {
   }
 
   /// True while no body runs and no refresh is under way: the moment deferred work may run.
-  @inlinable public var isIdle: Bool { activeSub.isNone && stackNodes.count == 0 }
+  @inlinable public var isIdle: Bool { activeSub.isNone && pullStack.count == 0 }
 }

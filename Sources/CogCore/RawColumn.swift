@@ -50,12 +50,12 @@ public struct RawColumn<Element> {
   @inlinable @inline(__always) public mutating func append(_ e: Element) {
     if count == capacity { grow(minimumCapacity: count + 1) }
     (base + count).initialize(to: e)
-    count += 1
+    count &+= 1  // count < capacity: cannot overflow (saves an overflow check per push)
   }
 
   @inlinable @inline(__always) public mutating func removeLast() -> Element {
     assert(count > 0)
-    count -= 1
+    count &-= 1
     return (base + count).move()
   }
 

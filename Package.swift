@@ -81,7 +81,7 @@ let package = Package(
       name: "CogTests", dependencies: ["Cog", "CogSimpleCore"], path: "Tests/CogTests"),
     .testTarget(
       name: "CogBenchTests",
-      dependencies: ["CogBenchCases", "CogBenchSystems", "CogCounters"],
+      dependencies: ["Cog", "CogBenchCases", "CogBenchSystems", "CogCounters"],
       path: "Tests/CogBenchTests", swiftSettings: [.swiftLanguageMode(.v5)]),
   ]
 )

@@ -111,12 +111,18 @@ public protocol CaseDescription {
   var published: PublishedMeasure? { get }
   /// Costs its steady iterations should not have (runner gates; see `SteadyStateTargets`).
   var steadyStateTargets: SteadyStateTargets { get }
+  /// Rows a memoizing system runs per iteration (computed runs plus effect runs), when the
+  /// case's shape fixes it: the record divides instructions by it (instructions per
+  /// recomputed node, the unit of ../shared/research/floor.md). The tests check it against
+  /// Cog's run counter.
+  var recomputesPerIteration: Int? { get }
 }
 
 extension CaseDescription {
   public var requirements: SystemCapabilities { [] }
   public var published: PublishedMeasure? { nil }
   public var steadyStateTargets: SteadyStateTargets { [] }
+  public var recomputesPerIteration: Int? { nil }
 }
 
 /// A case over the generic adapter. A case is a value (parameterized families are one type)

@@ -30,10 +30,12 @@ public struct CaseInfo: Sendable, Hashable {
   public var needsKeyedBoxes: Bool
   public var published: PublishedMeasure?
   public var steadyStateTargets: SteadyStateTargets
+  public var recomputesPerIteration: Int?
 
   public init(
     id: String, summary: String, requirements: SystemCapabilities, needsKeyedBoxes: Bool,
-    published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets
+    published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets,
+    recomputesPerIteration: Int? = nil
   ) {
     self.id = id
     self.summary = summary
@@ -41,6 +43,7 @@ public struct CaseInfo: Sendable, Hashable {
     self.needsKeyedBoxes = needsKeyedBoxes
     self.published = published
     self.steadyStateTargets = steadyStateTargets
+    self.recomputesPerIteration = recomputesPerIteration
   }
 
   @MainActor @inlinable
@@ -48,7 +51,7 @@ public struct CaseInfo: Sendable, Hashable {
     self.init(
       id: c.id, summary: c.summary, requirements: c.requirements,
       needsKeyedBoxes: needsKeyedBoxes, published: c.published,
-      steadyStateTargets: c.steadyStateTargets)
+      steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration)
   }
 }
 

@@ -104,6 +104,8 @@ public struct KairoBroad: BenchmarkCase {
   public var id: String { "kairo/broad" }
   public var summary: String { "broadPropagation: one head, 50 two-computed branches, 50 effects" }
   public var published: PublishedMeasure? { .kairo("broadPropagation") }
+  /// 51 batches, each rerunning 50 × (head + i, + 1, effect).
+  public var recomputesPerIteration: Int? { 51 * 150 }
   public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
@@ -146,6 +148,8 @@ public struct KairoDeep: BenchmarkCase {
   public var id: String { "kairo/deep" }
   public var summary: String { "deepPropagation: a chain of 50 computeds read by one effect" }
   public var published: PublishedMeasure? { .kairo("deepPropagation") }
+  /// 51 batches (the first `write(1)` and 50 more), each rerunning the 50 computeds and the effect.
+  public var recomputesPerIteration: Int? { 51 * 51 }
   public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable
@@ -188,6 +192,8 @@ public struct KairoDiamond: BenchmarkCase {
   public var id: String { "kairo/diamond" }
   public var summary: String { "diamond: head → 5 computeds → one sum → effect; 500 writes" }
   public var published: PublishedMeasure? { .kairo("diamond") }
+  /// 501 batches, each rerunning the 5 middle computeds, the sum and the effect.
+  public var recomputesPerIteration: Int? { 501 * 7 }
   public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
 
   @inlinable

@@ -133,7 +133,10 @@ final class Measurer {
       update(c, s) { $0.notApplicable = "prepare returned nil for this system" }
       return nil
     }
-    update(c, s) { $0.iterationsPerSample = p.iterationsPerSample }
+    update(c, s) {
+      $0.iterationsPerSample = p.iterationsPerSample
+      $0.recomputesPerIteration = c.recomputesPerIteration
+    }
     return Prepared(case: p, checks: checks)
   }
 

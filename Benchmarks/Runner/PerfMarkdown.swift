@@ -48,6 +48,8 @@ enum PerfMarkdown {
         + "`\(SystemCatalog.referenceID)` in the same result file; > 1 means more than Cog.")
     md.append("")
 
+    md.append(contentsOf: perNodeSection(current))
+
     for (_, file) in current {
       let families = Dictionary(grouping: file.results) { $0.family }
       for family in families.keys.sorted() {
@@ -146,6 +148,57 @@ enum PerfMarkdown {
     }
     md.append("")
     return md.joined(separator: "\n")
+  }
+
+  /// The mission's unit: instructions per recomputed row (computed runs plus effect runs,
+  /// as ../shared/research/floor.md counts them), for the cases that declare how many rows
+  /// an iteration reruns. The target applies to Cog on deepPropagation.
+  static let perNodeTarget = (caseID: "kairo/deep", instructions: 150)
+
+  static func perNodeSection(_ current: [(String, ResultFile)]) -> [String] {
+    var md: [String] = ["## Instructions per recomputed node", ""]
+    var rows: [String] = []
+    for (_, file) in current {
+      let declaring = file.results
+        .filter { $0.recomputesPerIteration != nil && $0.notApplicable == nil }
+        .sorted { ($0.caseID, $0.system) < ($1.caseID, $1.system) }
+      for r in declaring {
+        let nodes = r.recomputesPerIteration! * max(r.iterationsPerSample, 1)
+        let perNode: String
+        if let ir = r.value(.instructions)?.value {
+          perNode = String(format: "%.0f", Double(ir) / Double(nodes))
+        } else {
+          perNode = "unavailable"
+        }
+        var target = ""
+        if r.caseID == perNodeTarget.caseID && r.system == SystemCatalog.referenceID {
+          target = "≤ \(perNodeTarget.instructions)"
+          if let ir = r.value(.instructions)?.value {
+            target +=
+              Double(ir) / Double(nodes) <= Double(perNodeTarget.instructions)
+              ? " (met)" : " (not met)"
+          }
+        }
+        rows.append(
+          "| `\(r.caseID)` | \(r.system) | \(file.size.rawValue) | \(r.iterationsPerSample) | "
+            + "\(r.recomputesPerIteration!) | \(perNode) | \(target) |")
+      }
+    }
+    if rows.isEmpty {
+      md.append("No result declares recomputed rows per iteration.")
+      md.append("")
+      return md
+    }
+    md.append(
+      "Instructions of a sample divided by the rows it reran (iterations × the case's declared "
+        + "recomputes per iteration, which the tests check against Cog's run counter).")
+    md.append("")
+    md.append(
+      "| case | system | size | iterations | recomputed rows/iteration | Ir per row | target |")
+    md.append("|---|---|---|---:|---:|---:|---|")
+    md.append(contentsOf: rows)
+    md.append("")
+    return md
   }
 
   static func familyTable(_ rows: [CaseResult], _ file: ResultFile) -> [String] {

@@ -45,6 +45,9 @@ struct CaseResult: Codable {
   /// Nil when measured; otherwise why the system cannot express the case.
   var notApplicable: String?
   var iterationsPerSample: Int
+  /// Rows a memoizing system runs per iteration, when the case fixes it (see
+  /// `CaseDescription.recomputesPerIteration`); absent in files written before it existed.
+  var recomputesPerIteration: Int?
   var checks: CheckOutcome
   var metrics: [String: MetricValue]
   /// Steady-state targets the case declares (no allocations, no retain/release) that this

@@ -19,4 +19,9 @@ extension Cogs {
     let s = ref.box.existing(ref.key, in: graph)
     return s.isNone ? nil : graph.ref(s)
   }
+
+  #if DEBUG
+    /// Bodies (computeds and reactions) run in this context so far. Debug builds only.
+    @_spi(Testing) public var runCount: Int { graph.runCount }
+  #endif
 }

@@ -89,6 +89,9 @@ extension Graph {
     runParent[n] = savedSub
     runFrame[n] = Int32(truncatingIfNeeded: pullStack.count)
     let changed = withGuaranteed(behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+    #if DEBUG
+      runCount &+= 1
+    #endif
     edges.endTracking(sub: n, cursor: cursor, orphaned: &orphaned)
     activeSub = savedSub
     cursor = savedCursor

@@ -279,6 +279,9 @@ public final class Graph<Edges: EdgeStore> {
 
   #if DEBUG
     public var history = TurnHistory()
+    /// Bodies run so far (computeds and reactions), for tests that check a benchmark case's
+    /// declared run counts. Debug builds only: release pays nothing for it.
+    public var runCount = 0
   #endif
 
   public init(reservingRows rows: Int = 64) {

@@ -80,4 +80,9 @@ public struct SharedEdgePool: EdgeStore {
   public func nextCandidate(of sub: Slot, after cursor: EdgeID) -> EdgeID {
     cursor.isNone ? depsHead[sub] : edges[Int(cursor.raw)].nextDep
   }
+
+  @inlinable @inline(__always)
+  public mutating func confirm(_ e: EdgeID, version: UInt32) {
+    edges[Int(e.raw)].version = version
+  }
 }

@@ -29,6 +29,9 @@ public protocol EdgeStore {
   /// The edge a run of `sub` would confirm next, given `cursor`, the last edge it confirmed
   /// (`.none` at the start of the run). `.none` when the run has read past its old list.
   func nextCandidate(of sub: Slot, after cursor: EdgeID) -> EdgeID
+  /// Records that the running row read again the dependency of `e`, its next candidate (the
+  /// caller checked the row), seeing `version`. The caller advances its cursor to `e`.
+  mutating func confirm(_ e: EdgeID, version: UInt32)
   /// Records that the running `sub` read `dep`, seeing `version`; advances `cursor`.
   mutating func track(dep: Slot, sub: Slot, version: UInt32, cursor: inout EdgeID)
   /// Drops the dependencies of `sub` after `cursor`. Appends to `orphaned` each dependency that

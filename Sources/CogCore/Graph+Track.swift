@@ -35,6 +35,32 @@ extension Graph {
     return true
   }
 
+  /// A tracked read's fast path for a keyless descriptor (one row per context): when the
+  /// running body's next dependency in last run's order is a row of descriptor `id`,
+  /// that is the row (refreshed first if stale), and confirming the edge is one store.
+  /// Returns the row, or `.none` when the general path must run (no running body, a
+  /// different or new dependency, a cycle). Skips the descriptor cache and the search that
+  /// `track` would repeat.
+  @inlinable @inline(__always)
+  public func readByCursor(descriptor id: Int32) -> Slot {
+    let sub = activeSub
+    if sub.isNone { return .none }
+    let e = edges.nextCandidate(of: sub, after: cursor)
+    if e.isNone { return .none }
+    let d = edges.dep(e)
+    if descriptor[d] != id { return .none }
+    let f = flags[d]
+    if !f.isDisjoint(with: .attention) {
+      // A cycle, or one met while refreshing: the general path notes and serves it.
+      if !f.isDisjoint(with: .inProgress) { return .none }
+      refresh(d)
+      if _slowPath(cycle != nil) { return .none }
+    }
+    edges.confirm(e, version: changedAt[d])
+    cursor = e
+    return d
+  }
+
   /// The row the running body would confirm next, if the previous run read one there: the
   /// tracking cursor's fast path compares its descriptor and key without hashing.
   @inlinable @inline(__always)

@@ -46,6 +46,8 @@ public struct GraphStore<Edges: EdgeStore> {
   public var pullStack: RawColumn<PullFrame>
   public var pushStack: RawColumn<EdgeID>
   public var queue: RawColumn<Slot>
+  /// The radix sort's second buffer for large reaction queues (see `sortQueue`).
+  public var sortScratch: RawColumn<Slot>
   public var touched: RawColumn<Slot>
   public var orphaned: RawColumn<Slot>
   public var freeSlots: RawColumn<Slot>
@@ -91,6 +93,7 @@ public struct GraphStore<Edges: EdgeStore> {
     pullStack = RawColumn(capacity: 64)
     pushStack = RawColumn(capacity: 64)
     queue = RawColumn(capacity: 64)
+    sortScratch = RawColumn(capacity: 64)
     touched = RawColumn(capacity: 64)
     orphaned = RawColumn(capacity: 64)
     freeSlots = RawColumn(capacity: 16)
@@ -213,6 +216,10 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.pushStack }
     @inline(__always) _modify { yield &store.pointee.pushStack }
   }
+  @inlinable @usableFromInline var sortScratch: RawColumn<Slot> {
+    @inline(__always) _read { yield store.pointee.sortScratch }
+    @inline(__always) _modify { yield &store.pointee.sortScratch }
+  }
   @inlinable public var queue: RawColumn<Slot> {
     @inline(__always) _read { yield store.pointee.queue }
     @inline(__always) _modify { yield &store.pointee.queue }
@@ -309,6 +316,7 @@ public final class Graph<Edges: EdgeStore> {
     store.pointee.pullStack.free()
     store.pointee.pushStack.free()
     store.pointee.queue.free()
+    store.pointee.sortScratch.free()
     store.pointee.touched.free()
     store.pointee.orphaned.free()
     store.pointee.freeSlots.free()

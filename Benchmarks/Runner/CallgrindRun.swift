@@ -41,58 +41,102 @@ enum CallgrindRun {
     return CommandLine.arguments[0]
   }
 
-  /// Runs the child under callgrind for `cases` × `systems`.
+  /// The callgrind child that measures region `caseIndex` × `systemIndex` when `workers`
+  /// children run side by side: a fixed assignment (not a balance of estimated costs), so
+  /// that each child measures the same regions in the same order in every run and allocating
+  /// regions see the same allocator history. Adding the indices spreads each system's
+  /// regions, the slow baselines' included, over all children.
+  static func worker(caseIndex: Int, systemIndex: Int, workers: Int) -> Int {
+    (caseIndex + systemIndex) % max(workers, 1)
+  }
+
+  /// How many callgrind children run at once by default: one per core, at most 4 (each child
+  /// is single-threaded; instruction counts do not depend on what runs beside them).
+  static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+
+  /// Runs `cases` × `systems` (those in `only`, when given) under callgrind, split over up to
+  /// `workers` children that run in parallel (see `worker(caseIndex:systemIndex:workers:)`).
   static func run(
-    caseIDs: [String], systemIDs: [String], size: CaseSize, only: Set<String>? = nil
+    caseIDs: [String], systemIDs: [String], size: CaseSize, only: Set<String>? = nil,
+    workers: Int = 1
   ) throws -> Outcome {
     if let reason = unavailableReason() { throw BenchError(reason) }
     let work = ".bench-tmp/callgrind-\(getpid())-\(BenchClock.monotonicNanoseconds())"
-    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    let plan = ChildPlan(
-      cases: caseIDs, systems: systemIDs, size: size, only: only.map { $0.sorted() })
-    // The plan goes in on stdin and the region list comes back on stdout, so the child's
-    // arguments (and with them its stack layout) are the same in every run.
-    let planText = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+    var shares = [[String]](repeating: [], count: max(workers, 1))
+    for (ci, c) in caseIDs.enumerated() {
+      for (si, sys) in systemIDs.enumerated() {
+        let id = "\(c)@\(sys)"
+        if let only, !only.contains(id) { continue }
+        shares[worker(caseIndex: ci, systemIndex: si, workers: shares.count)].append(id)
+      }
+    }
+    // One child when nothing is filtered and one worker: its plan lists no region filter.
+    let jobs: [(directory: String, only: [String]?)] =
+      shares.count == 1 && only == nil
+      ? [("\(work)/w0", nil)]
+      : shares.enumerated().filter { !$0.element.isEmpty }.map {
+        ("\(work)/w\($0.offset)", $0.element)
+      }
+    for job in jobs {
+      try FileManager.default.createDirectory(
+        atPath: job.directory, withIntermediateDirectories: true)
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
     // jemalloc purges dirty pages on a wall-clock decay schedule, which moves instruction
     // counts of allocating regions from run to run; purge never in the instruction child.
     environment["MALLOC_CONF"] = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
-    let arguments = [
-      "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no", "--dump-instr=no",
-      "--callgrind-out-file=\(work)/cg.out.%p", "--log-file=\(work)/valgrind.log",
-      selfPath(), "__instructions",
-    ]
-    note("running the instruction phase under callgrind (this takes a while)")
-    guard
-      let o = Shell.run(
-        Shell.which("valgrind")!, arguments, environment: environment, stdin: planText,
-        inheritStderr: true)
-    else { throw BenchError("cannot start valgrind") }
-    guard o.status == 0 else {
-      let log = (try? String(contentsOfFile: "\(work)/valgrind.log", encoding: .utf8)) ?? ""
-      let tail = log.split(separator: "\n").suffix(5).joined(separator: " | ")
-      throw BenchError(
-        "the callgrind child failed with status \(o.status); valgrind log \(work)/valgrind.log: \(tail)"
-      )
+    let valgrind = Shell.which("valgrind")!
+    let me = selfPath()
+    var inputs: [(arguments: [String], plan: String)] = []
+    for job in jobs {
+      let plan = ChildPlan(cases: caseIDs, systems: systemIDs, size: size, only: job.only)
+      // The plan goes in on stdin and the region list comes back on stdout, so the child's
+      // arguments (and with them its stack layout) are the same in every run.
+      let planText = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+      let arguments = [
+        "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no", "--dump-instr=no",
+        "--callgrind-out-file=\(job.directory)/cg.out.%p",
+        "--log-file=\(job.directory)/valgrind.log", me, "__instructions",
+      ]
+      inputs.append((arguments, planText))
     }
-    guard let child = try? JSONDecoder().decode(ChildOutput.self, from: Data(o.stdout.utf8))
-    else { throw BenchError("the callgrind child wrote no region list on its stdout") }
-    let regions = child.regions
-    let dumps = try parseDumps(in: work)
+    note(
+      "running the instruction phase under callgrind in \(jobs.count) process(es) "
+        + "(this takes a while)")
+    let outputs = Shell.runConcurrently(
+      inputs.map { (valgrind, $0.arguments, environment, $0.plan) })
+    var regions: [InstructionRegion] = []
+    var entries: [String: CaseResult] = [:]
     var instructions: [String: CounterReading] = [:]
     var files: [String: String] = [:]
-    for r in regions {
-      if let d = dumps[r.name] {
-        instructions[r.id] = .available(d.instructions)
-        files[r.id] = d.path
-      } else {
-        instructions[r.id] = .unavailable("callgrind wrote no dump for region \(r.name)")
+    for (job, output) in zip(jobs, outputs) {
+      guard let o = output else { throw BenchError("cannot start valgrind") }
+      guard o.status == 0 else {
+        let log =
+          (try? String(contentsOfFile: "\(job.directory)/valgrind.log", encoding: .utf8)) ?? ""
+        let tail = log.split(separator: "\n").suffix(5).joined(separator: " | ")
+        throw BenchError(
+          "the callgrind child failed with status \(o.status); valgrind log "
+            + "\(job.directory)/valgrind.log: \(tail)")
       }
+      guard let child = try? JSONDecoder().decode(ChildOutput.self, from: Data(o.stdout.utf8))
+      else { throw BenchError("the callgrind child wrote no region list on its stdout") }
+      let dumps = try parseDumps(in: job.directory)
+      for r in child.regions {
+        if let d = dumps[r.name] {
+          instructions[r.id] = .available(d.instructions)
+          files[r.id] = d.path
+        } else {
+          instructions[r.id] = .unavailable("callgrind wrote no dump for region \(r.name)")
+        }
+      }
+      regions += child.regions
+      for e in child.entries where entries[e.id] == nil { entries[e.id] = e }
     }
     return Outcome(
-      instructions: instructions, regions: regions, entries: child.entries, dumps: files,
-      workDirectory: work)
+      instructions: instructions, regions: regions,
+      entries: entries.values.sorted { $0.id < $1.id }, dumps: files, workDirectory: work)
   }
 
   /// Reads every numbered dump `cg.out.<pid>.<n>` (the final un-numbered program-termination

@@ -7,7 +7,7 @@ enum RunCommand {
   static let help = """
     usage: cog-bench run [--cases GLOBS] [--systems GLOBS] [--metrics GLOBS]
                          [--size quick|full] [--samples N] [--warmup N] [--time-budget S]
-                         [--instructions-budget S] [--finish-within S]
+                         [--instructions-budget S] [--finish-within S] [--jobs N]
                          [--output-dir DIR] [--allow-debug]
 
     Measures every selected case on every selected system and writes a new result file
@@ -25,6 +25,10 @@ enum RunCommand {
                    regions fit depends on time.
       --finish-within  seconds for the whole run: the instruction budget becomes what is
                    left after the native phases (minus 15 s)
+      --jobs       callgrind processes run side by side in the instruction phase (default:
+                   one per core, at most 4). Each measures a fixed share of the regions
+                   (the same share in every run with the same selection), and the budget
+                   applies to each process. Native phases (time, counts) always run alone.
     Progress goes to stderr; a summary table and the result path to stdout.
     Exit: 0 ok, 1 usage error, failure or a case whose checks failed.
     """
@@ -34,7 +38,7 @@ enum RunCommand {
       arguments,
       valueOptions: [
         "cases", "systems", "metrics", "size", "samples", "warmup", "output-dir", "time-budget",
-        "instructions-budget", "finish-within",
+        "instructions-budget", "finish-within", "jobs",
       ],
       flagOptions: ["allow-debug"])
     if a.has("help") {
@@ -48,6 +52,7 @@ enum RunCommand {
     let samples = try a.int("samples", default: size == .quick ? 15 : 40, min: 1)
     let warmup = try a.int("warmup", default: 2, min: 0)
     let budgetSeconds = try a.int("time-budget", default: size == .quick ? 3 : 20, min: 0)
+    let jobs = try a.int("jobs", default: CallgrindRun.defaultWorkers, min: 1)
     let started = BenchClock.monotonicNanoseconds()
     var instructionBudget: Double?
     var finishWithin: Double?
@@ -90,7 +95,8 @@ enum RunCommand {
       instructionBudget = min(instructionBudget ?? left, left)
     }
     if metrics.contains(.instructions) {
-      try measureInstructions(plan: plan, into: &results, instructionBudget: instructionBudget)
+      try measureInstructions(
+        plan: plan, into: &results, instructionBudget: instructionBudget, workers: jobs)
     }
 
     var sources: [String: String] = [:]
@@ -123,7 +129,8 @@ enum RunCommand {
       environment: environment, counterSources: sources,
       settings: RunSettings(
         samples: samples, warmupSamples: warmup, metrics: metrics.sorted(),
-        systems: systems.map { $0.id }),
+        systems: systems.map { $0.id },
+        instructionProcesses: metrics.contains(.instructions) ? jobs : nil),
       unavailableSystems: Selection.unavailableSystems(a["systems"]),
       results: results.values.sorted { $0.id < $1.id })
     let commit =
@@ -145,7 +152,8 @@ enum RunCommand {
   }
 
   private static func measureInstructions(
-    plan: MeasurePlan, into results: inout [String: CaseResult], instructionBudget: Double?
+    plan: MeasurePlan, into results: inout [String: CaseResult], instructionBudget: Double?,
+    workers: Int
   ) throws {
     let keys = results.values.filter { $0.notApplicable == nil }
     if let reason = CallgrindRun.unavailableReason() {
@@ -159,7 +167,8 @@ enum RunCommand {
     if let budget = instructionBudget {
       // One instrumented sample runs about 60x slower than native, each uninstrumented warm-up
       // sample about 8x; the build is not counted in the estimate. Cheapest regions first, so
-      // the budget covers as many as it can.
+      // the budget covers as many as it can; each callgrind process has the whole budget for
+      // its fixed share of the regions.
       var estimates: [(id: String, native: Double, seconds: Double)] = []
       for r in results.values where r.notApplicable == nil {
         guard let median = r.value(.wallTime)?.median else { continue }
@@ -168,11 +177,19 @@ enum RunCommand {
           (r.id, native, native * (60 + 8 * Double(MeasurePlan.countedWarmupSamples))))
       }
       estimates.sort { ($0.seconds, $0.id) < ($1.seconds, $1.id) }
+      var workerOf: [String: Int] = [:]
+      for (ci, c) in plan.cases.enumerated() {
+        for (si, s) in plan.systems.enumerated() {
+          workerOf["\(c.id)@\(s.id)"] = CallgrindRun.worker(
+            caseIndex: ci, systemIndex: si, workers: workers)
+        }
+      }
       var chosen: Set<String> = []
-      var spent = 0.0
+      var spentBy = [Double](repeating: 0, count: workers)
       for e in estimates {
-        if spent + e.seconds <= budget {
-          spent += e.seconds
+        let w = workerOf[e.id] ?? 0
+        if spentBy[w] + e.seconds <= budget {
+          spentBy[w] += e.seconds
           chosen.insert(e.id)
         } else {
           results[e.id]?.metrics[Metric.instructions.rawValue] = .unavailable(
@@ -185,11 +202,12 @@ enum RunCommand {
       only = chosen
       note(
         "instruction phase: \(chosen.count) of \(keys.count) regions fit the budget of "
-          + "\(Int(budget)) s (estimated \(Int(spent)) s)")
+          + "\(Int(budget)) s per process (estimated "
+          + spentBy.map { "\(Int($0)) s" }.joined(separator: ", ") + ")")
     }
     let outcome = try CallgrindRun.run(
       caseIDs: plan.cases.map { $0.id }, systemIDs: plan.systems.map { $0.id }, size: plan.size,
-      only: only)
+      only: only, workers: workers)
     defer { try? FileManager.default.removeItem(atPath: outcome.workDirectory) }
     for entry in outcome.entries where results[entry.id] == nil {
       results[entry.id] = entry

@@ -34,6 +34,9 @@ struct RunSettings: Codable {
   var warmupSamples: Int
   var metrics: [Metric]
   var systems: [String]
+  /// Callgrind processes of the instruction phase (`run --jobs`); absent in older files and
+  /// when instructions were not measured.
+  var instructionProcesses: Int?
 }
 
 /// One case × system.

@@ -58,6 +58,31 @@ enum Shell {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 
+  /// Runs each job (executable, arguments, environment, stdin) at the same time, with its
+  /// stderr inherited, and returns their outputs in order (nil for a job that cannot start).
+  static func runConcurrently(
+    _ jobs: [(String, [String], [String: String], String)]
+  ) -> [Output?] {
+    if jobs.count == 1 {
+      let j = jobs[0]
+      return [run(j.0, j.1, environment: j.2, stdin: j.3, inheritStderr: true)]
+    }
+    final class Results: @unchecked Sendable {
+      var outputs: [Output?]
+      let lock = NSLock()
+      init(_ n: Int) { outputs = Array(repeating: nil, count: n) }
+    }
+    let results = Results(jobs.count)
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+      let j = jobs[i]
+      let o = run(j.0, j.1, environment: j.2, stdin: j.3, inheritStderr: true)
+      results.lock.lock()
+      results.outputs[i] = o
+      results.lock.unlock()
+    }
+    return results.outputs
+  }
+
   /// The trimmed stdout of a successful run, or nil.
   static func capture(_ name: String, _ arguments: [String]) -> String? {
     guard let exe = which(name), let o = run(exe, arguments), o.status == 0 else { return nil }

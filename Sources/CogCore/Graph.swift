@@ -48,6 +48,8 @@ public struct GraphStore<Edges: EdgeStore> {
   public var queue: RawColumn<Slot>
   /// The radix sort's second buffer for large reaction queues (see `sortQueue`).
   public var sortScratch: RawColumn<Slot>
+  /// The radix sort's byte counts (256 entries, reserved once).
+  public var sortCounts: RawColumn<Int32>
   public var touched: RawColumn<Slot>
   public var orphaned: RawColumn<Slot>
   public var freeSlots: RawColumn<Slot>
@@ -94,6 +96,7 @@ public struct GraphStore<Edges: EdgeStore> {
     pushStack = RawColumn(capacity: 64)
     queue = RawColumn(capacity: 64)
     sortScratch = RawColumn(capacity: 64)
+    sortCounts = RawColumn(capacity: 256)
     touched = RawColumn(capacity: 64)
     orphaned = RawColumn(capacity: 64)
     freeSlots = RawColumn(capacity: 16)
@@ -220,6 +223,10 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.sortScratch }
     @inline(__always) _modify { yield &store.pointee.sortScratch }
   }
+  @inlinable @usableFromInline var sortCounts: RawColumn<Int32> {
+    @inline(__always) _read { yield store.pointee.sortCounts }
+    @inline(__always) _modify { yield &store.pointee.sortCounts }
+  }
   @inlinable public var queue: RawColumn<Slot> {
     @inline(__always) _read { yield store.pointee.queue }
     @inline(__always) _modify { yield &store.pointee.queue }
@@ -317,6 +324,7 @@ public final class Graph<Edges: EdgeStore> {
     store.pointee.pushStack.free()
     store.pointee.queue.free()
     store.pointee.sortScratch.free()
+    store.pointee.sortCounts.free()
     store.pointee.touched.free()
     store.pointee.orphaned.free()
     store.pointee.freeSlots.free()

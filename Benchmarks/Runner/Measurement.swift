@@ -135,7 +135,11 @@ final class Measurer {
     }
     update(c, s) {
       $0.iterationsPerSample = p.iterationsPerSample
-      $0.recomputesPerIteration = c.recomputesPerIteration
+      // The declared reruns are those of a memoizing system; one without memoization reruns
+      // rows per read instead, so the record does not divide its instructions by them.
+      if s.capabilities.contains(.memoizedComputeds) {
+        $0.recomputesPerIteration = c.recomputesPerIteration
+      }
     }
     return Prepared(case: p, checks: checks)
   }

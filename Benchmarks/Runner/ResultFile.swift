@@ -49,7 +49,8 @@ struct CaseResult: Codable {
   var notApplicable: String?
   var iterationsPerSample: Int
   /// Rows a memoizing system runs per iteration, when the case fixes it (see
-  /// `CaseDescription.recomputesPerIteration`); absent in files written before it existed.
+  /// `CaseDescription.recomputesPerIteration`); absent for systems without memoized
+  /// computeds (they rerun rows per read) and in files written before it existed.
   var recomputesPerIteration: Int?
   var checks: CheckOutcome
   var metrics: [String: MetricValue]

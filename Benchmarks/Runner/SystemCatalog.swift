@@ -29,21 +29,25 @@ enum SystemCatalog {
 @MainActor
 final class SystemEntry {
   let id: String
+  let capabilities: SystemCapabilities
   private let makeBound: () -> [BoundCase]
   private var cache: [String: BoundCase]?
 
-  private init(id: String, makeBound: @escaping () -> [BoundCase]) {
+  private init(
+    id: String, capabilities: SystemCapabilities, makeBound: @escaping () -> [BoundCase]
+  ) {
     self.id = id
+    self.capabilities = capabilities
     self.makeBound = makeBound
   }
 
   static func of<S: ReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id) { CaseRegistry.bind(S.self) }
+    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
   }
 
   /// Keyed systems also get the keyed cases.
   static func of<S: KeyedReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id) { CaseRegistry.bind(S.self) }
+    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
   }
 
   /// The case bound to this system; nil when the registry has no such case.

@@ -18,7 +18,14 @@ public struct CogContext<Value> {
 
   /// Reads `cog` and depends on it: this cog reruns when `cog`'s value changes.
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: cog, tracked: true) }
+    withGuaranteed(graph) { g in
+      let d = g.readByCursor(descriptor: cog.id)
+      if _fastPath(!d.isNone) {
+        return g.valuePointer(cog.typeIndex, g.valueIndex[d], as: T.self).pointee
+          .unsafelyUnwrapped
+      }
+      return g.value(of: cog, tracked: true)
+    }
   }
 
   /// Reads the keyed state `ref` and depends on it.

@@ -45,6 +45,20 @@ public final class Cogs {
   /// The current value of `cog`, computing what it needs. Inside a running body or reaction
   /// the read is tracked, as `c[cog]` is. A cycle met on the way goes to `errorHandler`.
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
+    // Inside a body that read `cog` at this position last run: no call, no frame to save
+    // registers in (the general path below is out of line), and no idle check (a body runs).
+    let g = graph
+    let d = g.readByCursor(descriptor: cog.id)
+    if _fastPath(!d.isNone) {
+      return g.valuePointer(cog.typeIndex, g.valueIndex[d], as: T.self).pointee.unsafelyUnwrapped
+    }
+    return read(general: cog)
+  }
+
+  /// A read the cursor cannot confirm: resolve the row, refresh it, track it; after an
+  /// outermost read, hand unobserved rows to the collector and report a cycle.
+  @inlinable @inline(never)
+  func read<T>(general cog: Cog<T>) -> T {
     let (v, s) = graph.valueAndSlot(of: cog, tracked: true)
     if graph.isIdle {
       endRead(s)

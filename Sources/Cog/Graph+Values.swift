@@ -9,12 +9,6 @@ extension Graph where Edges == SharedEdgePool {
 
   @inlinable @inline(__always)
   func valueAndSlot<T>(of cog: Cog<T>, tracked: Bool) -> (T, Slot) {
-    if tracked {
-      let d = readByCursor(descriptor: cog.id)
-      if !d.isNone {
-        return (valuePointer(cog.typeIndex, valueIndex[d], as: T.self).pointee.unsafelyUnwrapped, d)
-      }
-    }
     let s = cog.slot(in: self)
     let ok = tracked ? readTracked(s) : readUntracked(s)
     if _slowPath(!ok) { return (cycleValue(s, typeIndex: cog.typeIndex, as: T.self), s) }

@@ -36,8 +36,8 @@ extension Graph {
   }
 
   /// A tracked read's fast path for a keyless descriptor (one row per context): when the
-  /// running body's next dependency in last run's order is a row of descriptor `id`,
-  /// that is the row (refreshed first if stale), and confirming the edge is one store.
+  /// running body's next dependency in last run's order is a row of descriptor `id`, that
+  /// is the row (refreshed first if stale), and confirming the edge is one store.
   /// Returns the row, or `.none` when the general path must run (no running body, a
   /// different or new dependency, a cycle). Skips the descriptor cache and the search that
   /// `track` would repeat.
@@ -49,16 +49,20 @@ extension Graph {
     if e.isNone { return .none }
     let d = edges.dep(e)
     if descriptor[d] != id { return .none }
-    let f = flags[d]
-    if !f.isDisjoint(with: .attention) {
-      // A cycle, or one met while refreshing: the general path notes and serves it.
-      if !f.isDisjoint(with: .inProgress) { return .none }
-      refresh(d)
-      if _slowPath(cycle != nil) { return .none }
-    }
+    if !flags[d].isDisjoint(with: .attention) && !refreshForCursorRead(d) { return .none }
     edges.confirm(e, version: changedAt[d])
     cursor = e
     return d
+  }
+
+  /// `readByCursor`'s stale case, out of line so that the confirmed path makes no call:
+  /// refreshes `d` and says whether the fast path may go on (false on a cycle, which the
+  /// general path then notes and serves).
+  @inlinable @inline(never)
+  public func refreshForCursorRead(_ d: Slot) -> Bool {
+    if !flags[d].isDisjoint(with: .inProgress) { return false }
+    refresh(d)
+    return cycle == nil
   }
 
   /// The row the running body would confirm next, if the previous run read one there: the

@@ -40,7 +40,9 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
   public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
-    self.init(manual: initial, label: label, equality: CogEquality(equatableEquals))
+    self.init(
+      manual: initial, label: label,
+      equality: Registry.shared(for: Value.self) { CogEquality<Value>(equatableEquals) })
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).

@@ -21,6 +21,27 @@ public enum Registry {
     nextDescriptor.add(1, ordering: .relaxed).oldValue
   }
 
+  private struct SharedKey: Hashable {
+    var type: ObjectIdentifier
+    var kind: ObjectIdentifier
+  }
+  private static let sharedByType = Mutex<[SharedKey: AnyObject]>([:])
+
+  /// One immutable object of class `T` per value type, made by `make` on the first request
+  /// and shared by every later one: the `==` equality of manual cogs, so that declaring a
+  /// state does not allocate one per descriptor.
+  public static func shared<T: AnyObject & Sendable>(
+    for type: Any.Type, _ make: () -> T
+  ) -> T {
+    sharedByType.withLock { table in
+      let key = SharedKey(type: ObjectIdentifier(type), kind: ObjectIdentifier(T.self))
+      if let existing = table[key] { return unsafeDowncast(existing, to: T.self) }
+      let made = make()
+      table[key] = made
+      return made
+    }
+  }
+
   /// The dense index of a value type; contexts keep one typed column per index.
   public static func typeIndex(for type: Any.Type) -> Int32 {
     typeIndices.withLock { table in

@@ -66,7 +66,9 @@ public struct ComputedHandle<T> {
 ///
 /// A system makes every handle with `keep(_:)` and calls `releaseAll()` in `cleanup()`; cases
 /// never use a handle made before a `cleanup()`. The array keeps its capacity, so rebuilding a
-/// graph of the same size after a cleanup allocates nothing here.
+/// graph of the same size after a cleanup allocates nothing here. Main-actor confined, as the
+/// systems that own one are.
+@MainActor
 public final class HandleKeeper {
   @usableFromInline @exclusivity(unchecked) var objects: [AnyObject] = []
   @inlinable public init() {}

@@ -130,6 +130,6 @@ extension CogSystem: KeyedReactiveSystem {
   /// Drops the key's row (if nothing observes it), as an app does when a key is gone.
   @inlinable
   public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
-    withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs.evict($0[key]) }
+    _ = withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs.evict($0[key]) }
   }
 }

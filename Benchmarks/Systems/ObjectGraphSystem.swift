@@ -133,7 +133,9 @@ public final class ObjectGraphBox<K: Hashable, T> {
 extension ObjectGraphSystem: KeyedReactiveSystem {
   @inlinable
   public func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(handles.keep(ObjectGraphBox(equals: ==, body)))
+    // A named nonisolated function rather than `==`: the bare operator reference, formed
+    // here on the main actor, is isolated to it and cannot be handed to the box's init.
+    KeyedHandle(handles.keep(ObjectGraphBox(equals: objectGraphEquals, body)))
   }
 
   @inlinable
@@ -147,3 +149,7 @@ extension ObjectGraphSystem: KeyedReactiveSystem {
     withGuaranteed(box.object(as: ObjectGraphBox<K, T>.self)) { $0.nodes[key] = nil }
   }
 }
+
+/// `==` as a function value that belongs to no actor (see `ObjectGraphSystem.box`).
+@inlinable
+nonisolated func objectGraphEquals<T: Equatable>(_ a: T, _ b: T) -> Bool { a == b }

@@ -205,25 +205,25 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.cursor }
     @inline(__always) _modify { yield &store.pointee.cursor }
   }
-  @inlinable @usableFromInline var nextOrder: UInt32 {
+  @inlinable var nextOrder: UInt32 {
     @inline(__always) _read { yield store.pointee.nextOrder }
     @inline(__always) _modify { yield &store.pointee.nextOrder }
   }
 
   // MARK: Reused buffers (reserved once; a steady turn never grows them)
-  @inlinable @usableFromInline var pullStack: RawColumn<PullFrame> {
+  @inlinable var pullStack: RawColumn<PullFrame> {
     @inline(__always) _read { yield store.pointee.pullStack }
     @inline(__always) _modify { yield &store.pointee.pullStack }
   }
-  @inlinable @usableFromInline var pushStack: RawColumn<EdgeID> {
+  @inlinable var pushStack: RawColumn<EdgeID> {
     @inline(__always) _read { yield store.pointee.pushStack }
     @inline(__always) _modify { yield &store.pointee.pushStack }
   }
-  @inlinable @usableFromInline var sortScratch: RawColumn<Slot> {
+  @inlinable var sortScratch: RawColumn<Slot> {
     @inline(__always) _read { yield store.pointee.sortScratch }
     @inline(__always) _modify { yield &store.pointee.sortScratch }
   }
-  @inlinable @usableFromInline var sortCounts: RawColumn<Int32> {
+  @inlinable var sortCounts: RawColumn<Int32> {
     @inline(__always) _read { yield store.pointee.sortCounts }
     @inline(__always) _modify { yield &store.pointee.sortCounts }
   }
@@ -239,12 +239,12 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.orphaned }
     @inline(__always) _modify { yield &store.pointee.orphaned }
   }
-  @inlinable @usableFromInline var freeSlots: RawColumn<Slot> {
+  @inlinable var freeSlots: RawColumn<Slot> {
     @inline(__always) _read { yield store.pointee.freeSlots }
     @inline(__always) _modify { yield &store.pointee.freeSlots }
   }
   /// Rows released while a body was running are freed when the outermost operation ends.
-  @inlinable @usableFromInline var deferredRelease: RawColumn<SlotRef> {
+  @inlinable var deferredRelease: RawColumn<SlotRef> {
     @inline(__always) _read { yield store.pointee.deferredRelease }
     @inline(__always) _modify { yield &store.pointee.deferredRelease }
   }

@@ -70,12 +70,7 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     // `==` inline rather than a stored equality closure: calling a captured closure costs a
     // retain and release of its context per run (profiled on cog/keyed-diamond).
     let behavior = RowBehavior<SharedEdgePool> { graph, slot in
-      let key = Self.key(of: slot, in: graph, id: id, cache: cache)
-      let new = body(key, CogContext(graph: graph, slot: slot))
-      let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
-      if let old = entry.pointee, old == new { return false }
-      entry.pointee = new
-      return true
+      Self.run(graph, slot, id: id, typeIndex: ti, cache: cache, body) { $0 == $1 }
     }
     self.init(
       id: id, typeIndex: ti, label: label, lifetime: lifetime, behavior: behavior, cache: cache)
@@ -92,12 +87,10 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     let ti = Registry.typeIndex(for: Value.self)
     let cache = DescriptorCache.make()
     let behavior = RowBehavior<SharedEdgePool> { graph, slot in
-      let key = Self.key(of: slot, in: graph, id: id, cache: cache)
-      let new = body(key, CogContext(graph: graph, slot: slot))
-      let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
-      if let equals, let old = entry.pointee, equals(old, new) { return false }
-      entry.pointee = new
-      return true
+      Self.run(graph, slot, id: id, typeIndex: ti, cache: cache, body) { old, new in
+        if let equals { return equals(old, new) }
+        return false
+      }
     }
     self.init(
       id: id, typeIndex: ti, label: label, lifetime: lifetime, behavior: behavior, cache: cache)
@@ -112,6 +105,22 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
       id: id, typeIndex: typeIndex,
       label: label.isEmpty ? "CogBox<\(Key.self), \(Value.self)>#\(id)" : label,
       lifetime: lifetime, behavior: behavior, cache: cache)
+  }
+
+  /// What a row's behavior does: runs the body for the row's key and stores the result
+  /// unless `same(old, new)`; returns whether the value changed. Inlined into each
+  /// initializer's behavior, so that `same` is `==` itself or the caller's equality.
+  @MainActor @inlinable @inline(__always)
+  static func run(
+    _ graph: CogGraph, _ slot: Slot, id: Int32, typeIndex ti: Int32, cache: DescriptorCacheRef,
+    _ body: @MainActor (Key, CogContext<Value>) -> Value, same: (Value, Value) -> Bool
+  ) -> Bool {
+    let key = key(of: slot, in: graph, id: id, cache: cache)
+    let new = body(key, CogContext(graph: graph, slot: slot))
+    let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
+    if let old = entry.pointee, same(old, new) { return false }
+    entry.pointee = new
+    return true
   }
 
   /// The key of row `slot`, read from the box's key index through the cache (filled here on

@@ -41,7 +41,11 @@ let package = Package(
   ],
   targets: [
     // MARK: Runtime
-    .target(name: "CogCore", path: "Sources/CogCore", swiftSettings: coreSettings),
+    // Stack segments for deep first evaluations (see Sources/CCogStack/include/CCogStack.h).
+    .target(name: "CCogStack", path: "Sources/CCogStack"),
+    .target(
+      name: "CogCore", dependencies: ["CCogStack"], path: "Sources/CogCore",
+      swiftSettings: coreSettings),
     .target(
       name: "CogEdgePool", dependencies: ["CogCore"], path: "Layouts/EdgePool",
       swiftSettings: coreSettings),
@@ -77,6 +81,8 @@ let package = Package(
       path: "Benchmarks/Runner", swiftSettings: benchSwift),
 
     // MARK: Tests
+    // Built in release by ReleaseBuildTests (misuse messages and deep chains in a shipped build).
+    .executableTarget(name: "CogReleaseProbe", dependencies: ["Cog"], path: "Tests/ReleaseProbe"),
     .testTarget(
       name: "CogTests", dependencies: ["Cog", "CogSimpleCore"], path: "Tests/CogTests"),
     .testTarget(

@@ -76,6 +76,8 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
       automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
+        // A body that met a cycle saw stale values: keep the last good value.
+        if _slowPath(graph.isFailing) { return false }
         // The column may have grown while the body ran: locate the entry afterwards.
         let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
         if let old = entry.pointee, old == new { return false }
@@ -96,6 +98,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
       automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
+        if _slowPath(graph.isFailing) { return false }
         let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
         if let equals, let old = entry.pointee, equals(old, new) { return false }
         entry.pointee = new

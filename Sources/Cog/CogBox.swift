@@ -117,6 +117,7 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
   ) -> Bool {
     let key = key(of: slot, in: graph, id: id, cache: cache)
     let new = body(key, CogContext(graph: graph, slot: slot))
+    if _slowPath(graph.isFailing) { return false }
     let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
     if let old = entry.pointee, same(old, new) { return false }
     entry.pointee = new

@@ -36,14 +36,16 @@ public struct CogReactionContext {
 
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
   public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
-    cogs.takeUnretainedValue().schedule(name, body)
+    let cogs = cogs.takeUnretainedValue()
+    cogs.schedule(name, by: cogs.graph.ref(slot), body)
   }
 }
 
-/// A registered reaction. Cancelling releases its row and edges; cancelling twice is harmless.
+/// A registered reaction. Cancelling releases its row, its edges and its body; cancelling
+/// twice, or after the context is gone, is harmless.
 @MainActor
 public final class CogReaction {
-  unowned let cogs: Cogs
+  weak var cogs: Cogs?
   let ref: SlotRef
   public private(set) var isCancelled = false
 
@@ -55,6 +57,7 @@ public final class CogReaction {
   public func cancel() {
     if isCancelled { return }
     isCancelled = true
+    guard let cogs else { return }
     cogs.graph.checkLive(ref)
     cogs.graph.release(ref.slot)
     cogs.graph.collect()
@@ -64,7 +67,7 @@ public final class CogReaction {
 /// Keeps a state's row alive until `end()`.
 @MainActor
 public final class CogLease {
-  unowned let cogs: Cogs
+  weak var cogs: Cogs?
   let ref: SlotRef
   public private(set) var isEnded = false
 
@@ -76,6 +79,7 @@ public final class CogLease {
   public func end() {
     if isEnded { return }
     isEnded = true
+    guard let cogs else { return }
     cogs.graph.checkLive(ref)
     cogs.graph.removeLease(ref.slot)
     cogs.graph.collect()

@@ -16,11 +16,14 @@ public struct CogWriter {
     self.turn = turn
   }
 
-  /// The staged value of `cog` (its current value if this turn has not written it).
+  /// The staged value of a manual `cog` (its current value if this turn has not written it);
+  /// for an automatic cog, its current value, computed from the committed sources (this
+  /// turn's writes are published when the turn ends), as `cogs[cog]` reads it.
   @inlinable public subscript<V>(cog: Cog<V>) -> V {
     get {
       withGuaranteed(context) { cogs in
         if _slowPath(cogs.activeTurn != turn) { cogs.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if !cog.isManual { return cogs[cog] }
         return read(cog, in: cogs.graph)
       }
     }
@@ -31,11 +34,12 @@ public struct CogWriter {
     }
   }
 
+  /// A manual cog's staged or current value.
   @inlinable @inline(__always)
   func read<V>(_ cog: Cog<V>, in g: CogGraph) -> V {
     let s = cog.slot(in: g)
     let vi = g.valueIndex[s]
-    let staged = g.flags[s].contains(.touched) && cog.isManual
+    let staged = g.flags[s].contains(.touched)
     return g.valuePointer(cog.typeIndex, staged ? vi ^ 1 : vi, as: V.self).pointee
       .unsafelyUnwrapped
   }

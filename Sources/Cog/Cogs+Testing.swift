@@ -20,7 +20,17 @@ extension Cogs {
     return s.isNone ? nil : graph.ref(s)
   }
 
+  /// Whether the current operation met a cycle (its refreshes give up and its results are
+  /// discarded): lets tests tell values read in a failing operation from glitches.
+  @_spi(Testing) public var isFailingOperation: Bool { graph.isFailing }
+
+  /// How many descriptors and reactions this context keeps registered.
+  @_spi(Testing) public var registeredOwnerCount: Int { graph.owners.count }
+
   #if DEBUG
+    /// Releases `cog`'s row whatever its lifetime (to exercise slot reuse).
+    @_spi(Testing) public func releaseRow<T>(of cog: Cog<T>) { graph.release(cog.slot(in: graph)) }
+
     /// Bodies (computeds and reactions) run in this context so far. Debug builds only.
     @_spi(Testing) public var runCount: Int { graph.runCount }
   #endif

@@ -23,17 +23,18 @@ extension Graph where Edges == SharedEdgePool {
     return (valuePointer(ref.box.typeIndex, valueIndex[s], as: T.self).pointee.unsafelyUnwrapped, s)
   }
 
-  /// The value served to a read that closed a cycle: the state's previous value. A state in
-  /// a cycle that never produced a value has nothing to serve; Swift cannot unwind the
-  /// non-throwing bodies above it, so that case stops the program with the cycle named.
+  /// The value served to a read that a cycle kept from bringing `s` up to date: the state's
+  /// last value, or its type's placeholder if it never had one (`CogCyclePlaceholder`). A type
+  /// with no placeholder stops the program with the cycle named: non-throwing reads must
+  /// return a value, and there is none.
   @inline(never) @usableFromInline
   func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
-    if flags[s].contains(.hasValue),
-      let v = valuePointer(typeIndex, valueIndex[s], as: T.self).pointee
-    {
-      return v
-    }
+    if let v = valuePointer(typeIndex, valueIndex[s], as: T.self).pointee { return v }
+    if let p = cyclePlaceholder(T.self) { return p }
     let names = describe(cycle ?? [s])
-    fatalError("\(CogError.cycle(states: names)) (no earlier value to serve)")
+    fatalError(
+      "\(CogError.cycle(states: names)); '\(describe(s))' was read in the cycle before it ever "
+        + "had a value, and \(T.self) has no placeholder to serve (see CogCyclePlaceholder). "
+        + "Break the cycle: a state must not read itself through its dependencies")
   }
 }

@@ -1,14 +1,17 @@
 extension Graph {
-  /// Records the cycle closed when `reader` reached `d`, which is running (on the computing
-  /// path) or being checked (on the pull stack). The cycle is the rows from `d` up both
-  /// stacks to the reader. Only the first cycle of an operation is kept.
+  /// Records the cycle closed when `reader` reached `d`, which is running (its body is on the
+  /// way of the current pull) or being checked (on the pull stack). Only the first cycle of an
+  /// operation is kept; from then on the operation is failing (`isFailing`).
+  ///
+  /// The way of the current pull is one chain of reads: pull frames (rows being checked) and
+  /// running bodies, interleaved. A body that started when the pull stack held `k` frames
+  /// (`runFrame`) came after frames `0..<k` and before frame `k`, which its own reads pushed;
+  /// bodies that started at the same depth nest in `runParent` order. The cycle is the part of
+  /// that chain from `d` to the reader, in read order.
   @inline(never) @usableFromInline
   func noteCycle(closingAt d: Slot, reader: Slot) {
     guard cycle == nil else { return }
-    var path: [Slot] = []
-    var seen: Set<Slot> = []
-    func add(_ s: Slot) { if !s.isNone && seen.insert(s).inserted { path.append(s) } }
-    // The running bodies, outermost first: the `runParent` chain from the innermost.
+    // The running bodies, outermost first.
     var running: [Slot] = []
     var r = activeSub
     while !r.isNone {
@@ -16,23 +19,30 @@ extension Graph {
       r = runParent[r]
     }
     running.reverse()
-    // Where the cycle starts: d's pull frame, or d's running body.
-    var frame = Int.max
-    for i in 0..<pullStack.count where pullStack[i].node == d {
-      frame = i
-      break
+    // Merge frames and bodies into the chain of reads.
+    var chain: [Slot] = []
+    chain.reserveCapacity(running.count + pullStack.count)
+    var frame = 0
+    for body in running {
+      let start = Int(runFrame[body])
+      while frame < start && frame < pullStack.count {
+        chain.append(pullStack[frame].node)
+        frame += 1
+      }
+      chain.append(body)
     }
-    var body = Int.max
-    for i in 0..<running.count where running[i] == d {
-      body = i
-      break
+    while frame < pullStack.count {
+      chain.append(pullStack[frame].node)
+      frame += 1
     }
-    for i in 0..<pullStack.count where i >= frame { add(pullStack[i].node) }
-    for i in 0..<running.count where i >= body || Int(runFrame[running[i]]) > frame {
-      add(running[i])
+    var path: [Slot] = []
+    if let start = chain.firstIndex(of: d) {
+      var seen: Set<Slot> = []
+      for s in chain[start...] where seen.insert(s).inserted { path.append(s) }
+    } else {
+      path.append(d)
     }
-    add(d)
-    add(reader)
+    if !reader.isNone && !path.contains(reader) { path.append(reader) }
     cycle = path
   }
 

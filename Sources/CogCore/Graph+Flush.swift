@@ -11,8 +11,10 @@ extension Graph {
 
   /// Flush steps 1–2: every touched source whose staged value differs from its current one
   /// takes it (flip of the value pair), gets a new `changedAt`, and pushes flags. No body runs.
-  @inlinable
-  public func publish() {
+  /// Returns whether any source changed.
+  @inlinable @discardableResult
+  public func publish() -> Bool {
+    var any = false
     var i = 0
     while i < touched.count {
       let s = touched[i]
@@ -25,25 +27,61 @@ extension Graph {
         revision &+= 1
         changedAt[s] = revision
         propagate(from: s)
+        any = true
       }
       i &+= 1
     }
     touched.removeAll()
+    return any
   }
 
   /// Flush steps 3–6 for reactions: sorts the queue into registration order and refreshes each
   /// queued reaction, which runs its body only if a dependency really changed. Cold branches
   /// (computeds no reaction reads) stay flagged until something reads them.
+  ///
+  /// Each reaction is an operation of its own: a cycle met by one is handed to `report` and
+  /// the flush goes on with the next. A reaction whose refresh met a cycle stays stale, and
+  /// push stops at stale rows, so it waits in `blocked`; a flush that published a change
+  /// (`retryBlocked`) queues the blocked reactions again.
   @inlinable
-  public func runQueuedReactions() {
+  public func runQueuedReactions(retryBlocked: Bool, report: ([Slot]) -> Void) {
+    if _slowPath(retryBlocked && blocked.count > 0) { requeueBlocked() }
     if queue.count > 1 { sortQueue() }
     var i = 0
     while i < queue.count {
       let r = queue[i]
-      if !flags[r].isDisjoint(with: .stale) && !flags[r].contains(.released) { refresh(r) }
+      if !flags[r].isDisjoint(with: .stale) && !flags[r].contains(.released) {
+        refresh(r)
+        if _slowPath(cycle != nil) { reactionFailed(r, report: report) }
+      }
       i &+= 1
     }
     queue.removeAll()
+  }
+
+  /// Moves the live blocked reactions back into the queue.
+  @inline(never) @usableFromInline
+  func requeueBlocked() {
+    while blocked.count > 0 {
+      let r = blocked.removeLast()
+      if generation[r.slot] == r.generation && !flags[r.slot].contains(.released) {
+        queue.append(r.slot)
+      }
+    }
+  }
+
+  /// A reaction's refresh met a cycle: report it, and keep the reaction for a retry.
+  @inline(never) @usableFromInline
+  func reactionFailed(_ r: Slot, report: ([Slot]) -> Void) {
+    if let path = takeCycle() { report(path) }
+    blocked.append(ref(r))
+  }
+
+  /// Runs the registration refresh of reaction `r` (its first run); a cycle goes to `report`
+  /// and the reaction waits in `blocked` as in a flush.
+  public func registerReaction(_ r: Slot, report: ([Slot]) -> Void) {
+    refresh(r)
+    if cycle != nil { reactionFailed(r, report: report) }
   }
 
   /// Puts the queue in registration order. Push visits subscribers in subscription order, so

@@ -127,13 +127,16 @@ extension Graph {
   }
 
   /// Releases a row: drops its value and edges, tells its owner, bumps its generation and
-  /// frees the slot. A row whose body is running is released when the operation ends.
+  /// frees the slot. A row whose body is running is released when the operation ends. A
+  /// reaction's owner (which holds its body) goes with it.
   public func release(_ s: Slot) {
-    if flags[s].contains(.released) { return }
-    if flags[s].contains(.computing) || !isIdle {
+    let f = flags[s]
+    if f.contains(.released) { return }
+    if f.contains(.computing) || !isIdle {
       deferredRelease.append(ref(s))
       return
     }
+    if f.contains(.cached) { uncache(s) }
     edges.removeAllDeps(of: s, orphaned: &orphaned)
     let ti = typeIndex[s]
     if ti >= 0, Int(ti) < columns.count, let c = columns[Int(ti)] {
@@ -149,7 +152,9 @@ extension Graph {
     let id = descriptor[s]
     // A cached slot is trusted only while `descriptor[slot]` still names its descriptor.
     descriptor[s] = -1
-    if let key {
+    if f.contains(.reaction) {
+      owners[id] = nil
+    } else if let key {
       keyIndexes[id]?.forget(key: key, slot: s)
     } else if keylessSlots[id] == s.raw {
       keylessSlots[id] = nil

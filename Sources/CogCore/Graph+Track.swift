@@ -16,14 +16,18 @@ extension Graph {
     }
     if !activeSub.isNone {
       edges.track(dep: d, sub: activeSub, version: changedAt[d], cursor: &cursor)
+      // A cached row read by a body is observed again: out of the cache list.
+      if _slowPath(f.contains(.cached)) { uncache(d) }
     }
     return true
   }
 
-  /// A read that creates no dependency (`c.peek`).
+  /// A read that creates no dependency (`c.peek`). A row with a lifetime that nothing
+  /// observes goes to the collector when the operation ends (a peek may have created it).
   @inlinable @inline(__always)
   public func readUntracked(_ d: Slot) -> Bool {
     let f = flags[d]
+    noteUnobservedRead(d)
     if !f.isDisjoint(with: .attention) {
       if !f.isDisjoint(with: .inProgress) {
         noteCycle(closingAt: d, reader: activeSub)

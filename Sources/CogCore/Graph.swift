@@ -55,6 +55,11 @@ public struct GraphStore<Edges: EdgeStore> {
   public var freeSlots: RawColumn<Slot>
   /// Rows released while a body was running are freed when the outermost operation ends.
   public var deferredRelease: RawColumn<SlotRef>
+  /// Reactions whose last refresh met a cycle: retried by the next flush that changes
+  /// something (push cannot reach them again: the rows they wait on stay flagged).
+  public var blocked: RawColumn<SlotRef>
+  /// `.cache` rows kept while unobserved, oldest first (see `Graph+Lifetime.swift`).
+  public var cacheEntries: RawColumn<CacheEntry>
 
   // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
   /// Per-context maps by descriptor id, read on cold paths only (descriptors cache their
@@ -72,11 +77,18 @@ public struct GraphStore<Edges: EdgeStore> {
 
   /// Set when a read closed a cycle; the outermost operation reports it and clears it.
   public var cycle: [Slot]? = nil
-  /// Rows with `.cache` lifetime that lost their last observer, oldest first.
-  public var cacheRows: [(ref: SlotRef, since: ContinuousClock.Instant)] = []
+  /// Cached rows per descriptor (the limit is per descriptor). Entries are never removed, so
+  /// a steady turn never inserts.
+  public var cacheCounts: [Int32: Int32] = [:]
+  /// The earliest retention deadline among the cached rows (`.max`: none).
+  public var nextCacheDeadline: Duration = .zero
+  /// The context's clock, as time since the context was made: retention deadlines use it,
+  /// and tests inject a manual clock.
+  public var now: () -> Duration
   public var liveRows: Int = 0
 
-  public init(reservingRows rows: Int) {
+  public init(reservingRows rows: Int, now: @escaping () -> Duration) {
+    self.now = now
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
     runParent = RawColumn(capacity: rows)
@@ -101,6 +113,8 @@ public struct GraphStore<Edges: EdgeStore> {
     orphaned = RawColumn(capacity: 64)
     freeSlots = RawColumn(capacity: 16)
     deferredRelease = RawColumn(capacity: 16)
+    blocked = RawColumn(capacity: 4)
+    cacheEntries = RawColumn(capacity: 4)
     valueBase = RawColumn(capacity: 16)
   }
 }
@@ -248,6 +262,14 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.deferredRelease }
     @inline(__always) _modify { yield &store.pointee.deferredRelease }
   }
+  @inlinable var blocked: RawColumn<SlotRef> {
+    @inline(__always) _read { yield store.pointee.blocked }
+    @inline(__always) _modify { yield &store.pointee.blocked }
+  }
+  @inlinable var cacheEntries: RawColumn<CacheEntry> {
+    @inline(__always) _read { yield store.pointee.cacheEntries }
+    @inline(__always) _modify { yield &store.pointee.cacheEntries }
+  }
 
   // MARK: Per-context descriptor maps (indexed by descriptor id / type index)
   /// The one row of each keyless descriptor in this context (`-1`: none yet).
@@ -281,10 +303,15 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.cycle }
     @inline(__always) _modify { yield &store.pointee.cycle }
   }
-  /// Rows with `.cache` lifetime that lost their last observer, oldest first.
-  @inlinable public var cacheRows: [(ref: SlotRef, since: ContinuousClock.Instant)] {
-    @inline(__always) _read { yield store.pointee.cacheRows }
-    @inline(__always) _modify { yield &store.pointee.cacheRows }
+  @inlinable var cacheCounts: [Int32: Int32] {
+    @inline(__always) _read { yield store.pointee.cacheCounts }
+    @inline(__always) _modify { yield &store.pointee.cacheCounts }
+  }
+  /// The context's clock (see `GraphStore.now`).
+  @inlinable var now: () -> Duration { store.pointee.now }
+  @inlinable var nextCacheDeadline: Duration {
+    @inline(__always) _read { yield store.pointee.nextCacheDeadline }
+    @inline(__always) _modify { yield &store.pointee.nextCacheDeadline }
   }
   @inlinable public var liveRows: Int {
     @inline(__always) _read { yield store.pointee.liveRows }
@@ -298,10 +325,20 @@ public final class Graph<Edges: EdgeStore> {
     public var runCount = 0
   #endif
 
-  public init(reservingRows rows: Int = 64) {
+  /// - Parameters:
+  ///   - rows: rows to reserve up front.
+  ///   - now: the context's clock (time since the context was made), for cache retention.
+  public init(reservingRows rows: Int = 64, now: (() -> Duration)? = nil) {
     store = .allocate(capacity: 1)
-    store.initialize(to: GraphStore(reservingRows: rows))
+    let clock = now ?? Graph.continuousClock()
+    store.initialize(to: GraphStore(reservingRows: rows, now: clock))
     serial = Registry.makeContextSerial()
+  }
+
+  /// Time since this call, on the continuous clock.
+  nonisolated static func continuousClock() -> () -> Duration {
+    let origin = ContinuousClock.now
+    return { ContinuousClock.now - origin }
   }
 
   isolated deinit {
@@ -329,6 +366,8 @@ public final class Graph<Edges: EdgeStore> {
     store.pointee.orphaned.free()
     store.pointee.freeSlots.free()
     store.pointee.deferredRelease.free()
+    store.pointee.blocked.free()
+    store.pointee.cacheEntries.free()
     store.pointee.valueBase.free()
     store.deinitialize(count: 1)
     store.deallocate()
@@ -345,4 +384,10 @@ public final class Graph<Edges: EdgeStore> {
 
   /// True while no body runs and no refresh is under way: the moment deferred work may run.
   @inlinable public var isIdle: Bool { activeSub.isNone && pullStack.count == 0 }
+
+  /// True once a read of the current operation closed a cycle: from then on, refreshes give
+  /// up and body results are discarded (see swift/0002-cycles-and-depth.md).
+  @inlinable public var isFailing: Bool {
+    @inline(__always) get { cycle != nil }
+  }
 }

@@ -59,6 +59,15 @@ public struct RawColumn<Element> {
     return (base + count).move()
   }
 
+  /// Removes the first `n` elements, moving the rest down (cold paths only: O(count)).
+  @inlinable public mutating func removeFirst(_ n: Int) {
+    assert(n >= 0 && n <= count)
+    if n == 0 { return }
+    base.deinitialize(count: n)
+    (base).moveInitialize(from: base + n, count: count - n)
+    count -= n
+  }
+
   @inlinable public mutating func removeAll() {
     base.deinitialize(count: count)
     count = 0

@@ -2,11 +2,12 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       .  .  .  vi .  rl tc st rx cp sr hv .  cm pd dt
+///       .  .  .  vi .  rl tc st rx cp sr hv ca cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
 ///  cm  computing  the row's body is running (cycle detection)
+///  ca  cached     a `.cache` row kept while unobserved (it has an entry in the cache list)
 ///  hv  hasValue   the row holds a value
 ///  sr  source     kind: manual state, written through a writer
 ///  cp  computed   kind: automatic state
@@ -16,7 +17,7 @@
 ///  rl  released   the row is free
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
 /// ```
-/// CLEAN is "neither dirty nor pending". Bits 3, 11 and 13–15 are free.
+/// CLEAN is "neither dirty nor pending". Bits 11 and 13–15 are free.
 @frozen
 public struct StateFlags: OptionSet, Sendable, Hashable {
   public var rawValue: UInt16
@@ -25,6 +26,7 @@ public struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable public static var dirty: StateFlags { StateFlags(rawValue: 1 << 0) }
   @inlinable public static var pending: StateFlags { StateFlags(rawValue: 1 << 1) }
   @inlinable public static var computing: StateFlags { StateFlags(rawValue: 1 << 2) }
+  @inlinable public static var cached: StateFlags { StateFlags(rawValue: 1 << 3) }
   @inlinable public static var hasValue: StateFlags { StateFlags(rawValue: 1 << 4) }
   @inlinable public static var source: StateFlags { StateFlags(rawValue: 1 << 5) }
   @inlinable public static var computed: StateFlags { StateFlags(rawValue: 1 << 6) }

@@ -1,17 +1,27 @@
 /// The debug history: a fixed ring of integer turn records. Labels are resolved only when the
 /// history is displayed. Compiled in debug builds only; release builds carry none of it.
 public struct TurnHistory {
-  /// One turn: its id, the index of its op name, and up to four touched slots.
+  /// One turn: its id, the index of its op name, and up to four touched slots with the
+  /// generations they had then (a slot may belong to another row by the time it is shown).
   public struct Record: Sendable, Equatable {
     public var turn: UInt32
     public var op: UInt16
     public var touchedCount: UInt16
     public var touched: (Int32, Int32, Int32, Int32)
+    public var generations: (UInt16, UInt16, UInt16, UInt16)
+
+    /// The touched rows recorded (at most four), with their generations then.
+    public var touchedRefs: [SlotRef] {
+      let slots = [touched.0, touched.1, touched.2, touched.3]
+      let gens = [generations.0, generations.1, generations.2, generations.3]
+      return (0..<min(4, Int(touchedCount))).filter { slots[$0] >= 0 }.map {
+        SlotRef(slot: Slot(slots[$0]), generation: gens[$0])
+      }
+    }
 
     public static func == (a: Record, b: Record) -> Bool {
-      a.turn == b.turn && a.op == b.op && a.touchedCount == b.touchedCount
-        && a.touched.0 == b.touched.0 && a.touched.1 == b.touched.1
-        && a.touched.2 == b.touched.2 && a.touched.3 == b.touched.3
+      a.turn == b.turn && a.op == b.op && a.touchedRefs == b.touchedRefs
+        && a.touchedCount == b.touchedCount
     }
   }
 
@@ -25,7 +35,10 @@ public struct TurnHistory {
 
   public init() { records.reserveCapacity(Self.capacity) }
 
-  public mutating func record(turn: UInt32, op: StaticString, touched: UnsafeBufferPointer<Slot>) {
+  public mutating func record(
+    turn: UInt32, op: StaticString, touched: UnsafeBufferPointer<Slot>,
+    generation: (Slot) -> UInt16
+  ) {
     let key = UnsafeRawPointer(op.utf8Start)
     let index: UInt16
     if let i = opIndex[key] {
@@ -36,9 +49,10 @@ public struct TurnHistory {
       opIndex[key] = index
     }
     func at(_ i: Int) -> Int32 { i < touched.count ? touched[i].raw : -1 }
+    func gen(_ i: Int) -> UInt16 { i < touched.count ? generation(touched[i]) : 0 }
     let r = Record(
       turn: turn, op: index, touchedCount: UInt16(truncatingIfNeeded: touched.count),
-      touched: (at(0), at(1), at(2), at(3)))
+      touched: (at(0), at(1), at(2), at(3)), generations: (gen(0), gen(1), gen(2), gen(3)))
     if records.count < Self.capacity {
       records.append(r)
     } else {

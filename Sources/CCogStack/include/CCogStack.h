@@ -1,0 +1,47 @@
+#ifndef CCOGSTACK_H
+#define CCOGSTACK_H
+
+// Stack segments for deep first evaluations.
+//
+// A row that never ran has unknown dependencies, so its first evaluation runs the bodies of
+// its never-run dependencies nested inside its own: one native frame chain per level. Instead
+// of overflowing the thread's stack on a deep fresh chain, the core asks how much stack is left
+// before running a nested body and, when it is low, runs that body on a fresh segment
+// (`cog_run_on_fresh_stack`), the way rustc's `ensure_sufficient_stack` (the stacker crate)
+// grows its stack. The thread never changes, so main-actor isolation is unaffected.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The lowest usable address of the stack segment the calling thread runs on (0: not yet
+/// known). Thread-local; read only through `cog_stack_remaining`.
+extern _Thread_local uintptr_t cog_stack_limit;
+
+/// Finds the calling thread's stack bounds (once per thread) and returns the lowest address.
+uintptr_t cog_stack_limit_slow(void);
+
+/// Bytes between the current frame and the bottom of the current stack segment.
+static inline size_t cog_stack_remaining(void) {
+  uintptr_t limit = cog_stack_limit;
+  if (limit == 0) limit = cog_stack_limit_slow();
+  uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+  return sp > limit ? (size_t)(sp - limit) : 0;
+}
+
+/// Whether `cog_run_on_fresh_stack` can switch stacks on this platform.
+int cog_can_switch_stacks(void);
+
+/// Runs `fn(context)` on a fresh stack segment of at least `size` bytes (guard page below it),
+/// then frees the segment. Returns 0 when `fn` ran; -1 when no segment could be made or this
+/// platform cannot switch stacks (then `fn` did not run).
+int cog_run_on_fresh_stack(size_t size, void (*fn)(void *), void *context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

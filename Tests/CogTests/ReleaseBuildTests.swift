@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// What a shipped (release) app sees (issue 9, findings 10 and 11): every misuse stops the
+/// program with a message that says what went wrong and what to do, and a never-evaluated
+/// 100,000-deep chain is read on the main thread. `preconditionFailure` prints nothing at `-O`,
+/// so these run `CogReleaseProbe` built with `-c release`, as child processes.
+///
+/// The probe is built once per test run into `.build/release-probe` (its own scratch path, so
+/// the build does not contend with the `swift test` that runs this). Set
+/// `COG_SKIP_RELEASE_PROBE=1` to skip these tests when iterating on something else.
+@Suite("Release builds", .serialized)
+struct ReleaseBuildTests {
+  static let skip = ProcessInfo.processInfo.environment["COG_SKIP_RELEASE_PROBE"] != nil
+
+  @Test(
+    "each misuse prints what went wrong and what to do, in a release build",
+    .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"),
+    arguments: [
+      ("escaped-writer", "a writer of turn '#1' was used after that turn ended"),
+      ("write-automatic", "'twice' is computed by the graph and cannot be written"),
+      ("turn-in-turn", "turn 'inner' was started inside turn 'outer'"),
+      ("turn-in-body", "turn 'inside' was started while 'bad' was running"),
+      ("react-in-turn", "reaction 'late' was registered inside turn 'outer'"),
+      ("evict-in-turn", "evict was called inside turn 'outer'"),
+      ("cycle-without-placeholder", "cycle between states: b → a → b"),
+    ])
+  func misuseMessages(scenario: String, message: String) throws {
+    let run = try ReleaseProbe.shared.run(scenario)
+    #expect(run.status != 0, "\(scenario) exited 0")
+    #expect(run.stderr.contains("Cog: "), "stderr: \(run.stderr)")
+    #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+  }
+
+  @Test(
+    "the first read of a never-evaluated 100,000-deep chain works on the main thread",
+    .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"))
+  func deepChainOnTheMainThread() throws {
+    let run = try ReleaseProbe.shared.run("deep-chain-100000")
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    #expect(run.stdout.contains("tip 100000"))
+  }
+}
+
+/// Builds the probe once and runs it.
+final class ReleaseProbe: @unchecked Sendable {
+  static let shared = ReleaseProbe()
+  private let lock = NSLock()
+  private var binary: Result<URL, Error>? = nil
+
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  struct BuildFailed: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static var packageRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+  }
+
+  func run(_ scenario: String) throws -> Run {
+    let bin = try built()
+    return try Self.execute(bin, [scenario])
+  }
+
+  private func built() throws -> URL {
+    lock.lock()
+    defer { lock.unlock() }
+    if let binary { return try binary.get() }
+    let result = Result { try Self.build() }
+    binary = result
+    return try result.get()
+  }
+
+  private static func build() throws -> URL {
+    let scratch = packageRoot.appendingPathComponent(".build/release-probe").path
+    let args = [
+      "swift", "build", "-c", "release", "--product", "CogReleaseProbe", "--scratch-path", scratch,
+    ]
+    let env = URL(fileURLWithPath: "/usr/bin/env")
+    let build = try execute(env, args, in: packageRoot)
+    guard build.status == 0 else {
+      throw BuildFailed(description: "swift build failed: \(build.stderr)\(build.stdout)")
+    }
+    let path = try execute(env, args + ["--show-bin-path"], in: packageRoot)
+    let dir = path.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    return URL(fileURLWithPath: dir).appendingPathComponent("CogReleaseProbe")
+  }
+
+  private static func execute(_ executable: URL, _ arguments: [String], in directory: URL? = nil)
+    throws -> Run
+  {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let stderr = Box()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      stderr.data = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr.data, as: UTF8.self))
+  }
+}

@@ -1,4 +1,4 @@
-import Cog
+@_spi(Testing) import Cog
 import CogSimpleCore
 import Foundation
 import Testing
@@ -7,10 +7,19 @@ import Testing
 /// deliberately simple reference implementation of the same semantics.
 ///
 /// After every turn: the values read agree; no computed ran more often than in the reference;
-/// every body saw values consistent with the sources committed at that moment (no glitch);
-/// reactions ran in the same order with the same values. A failure prints its seed; replay it
-/// with `COG_DIFF_SEED=<seed> swift test --filter Differential`. `COG_DIFF_CASES` sets how
-/// many graphs one run tries (default 2,000).
+/// every body saw values consistent with the sources committed at that moment (no glitch),
+/// except in an operation that met a cycle (its results are discarded); reactions ran in the
+/// same order with the same values, and the same cycles and reaction loops were reported at
+/// the same moments.
+///
+/// Graphs come in three modes: plain; with cycles that close and open as sources change
+/// (`late` nodes that read a later node); and with lifetime-managed rows (`.whileObserved` and
+/// `.cache`, some only ever peeked). Every mode has reaction churn (reactions registered and
+/// cancelled between turns) and self-feeding reactions (stopped by the reaction-loop guard).
+///
+/// A failure prints its seed; replay it with `COG_DIFF_SEED=<seed> swift test --filter
+/// Differential`. `COG_DIFF_CASES` sets how many graphs one run tries (default 2,000; the
+/// long mode is `COG_DIFF_CASES=100000`).
 @MainActor
 @Suite("Differential against the simple core")
 struct DifferentialTests {
@@ -25,13 +34,39 @@ struct DifferentialTests {
       seeds = (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 17 }
     }
     var failures = 0
+    var tally = DifferentialTally()
+    let verbose = env["COG_DIFF_VERBOSE"] != nil
     for seed in seeds {
-      if let problem = DifferentialCase(seed: seed).run() {
+      let c = DifferentialCase(seed: seed)
+      c.verbose = verbose
+      if let problem = c.run() {
         failures += 1
-        Issue.record("seed \(seed): \(problem)")
+        Issue.record("seed \(seed) (\(c.spec.mode)): \(problem)")
         if failures >= 5 { break }
       }
+      tally.add(c)
     }
+    // The generator must reach what it is meant to test, not only happy paths.
+    if seeds.count >= 500 {
+      #expect(tally.cycles > 0, "no graph closed a cycle")
+      #expect(tally.loops > 0, "no reaction loop was stopped")
+      #expect(tally.released > 0, "no lifetime-managed row was released")
+      #expect(tally.cancelled > 0, "no reaction was cancelled")
+    }
+  }
+}
+
+/// What a run of many cases exercised.
+struct DifferentialTally {
+  var cycles = 0
+  var loops = 0
+  var released = 0
+  var cancelled = 0
+  @MainActor mutating func add(_ c: DifferentialCase) {
+    cycles += c.cyclesSeen
+    loops += c.loopsSeen
+    released += c.releasesSeen
+    cancelled += c.cancelsSeen
   }
 }
 
@@ -50,8 +85,9 @@ struct SplitMix {
 }
 
 /// One random program: a graph of sources, computeds of several kinds, one keyed box, and
-/// reactions (some of which write), plus a list of turns.
+/// reactions (some of which write), plus a list of turns with reaction churn between them.
 struct GraphSpec {
+  enum Mode: String { case plain, cycles, lifetimes }
   enum Kind {
     /// Sum of the dependencies, modulo `mod` (small moduli make equal results common).
     case sum(mod: Int)
@@ -63,27 +99,46 @@ struct GraphSpec {
     case scan
     /// box[deps[0] % keys] (a dynamic key).
     case keyed
+    /// deps[0] odd ? node `later` : deps[1]: reads a later node, so a cycle closes when that
+    /// node depends on this one, and opens again when deps[0] turns even.
+    case late(later: Int)
   }
+  enum Lifetime { case context, whileObserved, cache(limit: Int) }
   struct Node {
     var kind: Kind
     var deps: [Int]
+    var lifetime: Lifetime = .context
   }
   struct Reaction {
     var reads: [Int]
     /// The source it writes (value: sum of what it read, mod 3), if any.
     var writes: Int?
+    /// Writes with no budget, one more than what it read: only the loop guard stops it.
+    var selfFeeding = false
+  }
+  struct Churn {
+    /// Cancel the live reaction at this position (modulo the live count), if any.
+    var cancel: Int?
+    var register: Reaction?
   }
 
+  var mode = Mode.plain
   var sources = 0
   var nodes: [Node] = []  // computeds; node i has id sources + i
   var keys = 1
   var boxSource: [Int] = []  // box[k] reads source boxSource[k]
   var reactions: [Reaction] = []
   var turns: [[(source: Int, value: Int)]] = []
+  var churn: [Churn] = []
   var readsAfterTurn: [[Int]] = []
 
   init(seed: UInt64) {
     var r = SplitMix(state: seed)
+    switch r.int(4) {
+    case 0: mode = .cycles
+    case 1: mode = .lifetimes
+    default: mode = .plain
+    }
     sources = 2 + r.int(4)
     keys = 1 + r.int(3)
     boxSource = (0..<keys).map { k in k % sources }
@@ -94,7 +149,7 @@ struct GraphSpec {
         // Prefer recent nodes so graphs get deep, not only wide.
         r.chance(60) ? max(0, available - 1 - r.int(min(4, available))) : r.int(available)
       }
-      let kind: Kind
+      var kind: Kind
       switch r.int(10) {
       case 0...3: kind = .sum(mod: 2 + r.int(5))
       case 4, 5: kind = .pick
@@ -102,29 +157,76 @@ struct GraphSpec {
       case 7: kind = .scan
       default: kind = .keyed
       }
+      // With cycles, the two systems may discard different runs (Cog runs a dirty row's body
+      // where the reference first checks its dependencies in order): keep values a function
+      // of the sources, so that runs discarded in one and not the other cannot show.
+      if mode == .cycles {
+        switch kind {
+        case .peekAdd, .scan: kind = .pick
+        default: break
+        }
+      }
+      if mode == .cycles && i + 1 < count && r.chance(30) {
+        kind = .late(later: sources + i + 1 + r.int(count - i - 1))
+      }
       let depCount: Int
       switch kind {
       case .sum: depCount = 1 + r.int(3)
       case .pick: depCount = 3
-      case .peekAdd: depCount = 2
+      case .peekAdd, .late: depCount = 2
       case .scan, .keyed: depCount = 1
       }
       nodes.append(Node(kind: kind, deps: (0..<depCount).map { _ in pickDep() }))
     }
-    let total = sources + count
-    for _ in 0..<r.int(4) {
-      let reads = (0..<(1 + r.int(3))).map { _ in r.int(total) }
-      reactions.append(Reaction(reads: reads, writes: r.chance(40) ? r.int(sources) : nil))
+    if mode == .lifetimes {
+      // Only pure nodes (their value follows from the sources) may be released and made
+      // again; the reference keeps every node, so a history-dependent one would diverge.
+      for i in 0..<count where isPure(i) && r.chance(50) {
+        nodes[i].lifetime = r.chance(50) ? .whileObserved : .cache(limit: 1 + r.int(3))
+      }
+      // Peeks prefer lifetime-managed targets: a row only ever peeked must still be collected.
+      let managed = (0..<count).filter { nodes[$0].lifetime.isManaged }.map { sources + $0 }
+      for i in 0..<count where !managed.isEmpty {
+        if case .peekAdd = nodes[i].kind, r.chance(70) {
+          let candidates = managed.filter { $0 < sources + i }
+          if !candidates.isEmpty { nodes[i].deps[1] = candidates[r.int(candidates.count)] }
+        }
+      }
     }
+    let total = sources + count
+    func makeReaction() -> Reaction {
+      let reads = (0..<(1 + r.int(3))).map { _ in r.int(total) }
+      if r.chance(15) {
+        let readSources = reads.filter { $0 < sources }
+        let target = readSources.isEmpty ? r.int(sources) : readSources[0]
+        return Reaction(reads: reads + [target], writes: target, selfFeeding: true)
+      }
+      return Reaction(reads: reads, writes: r.chance(40) ? r.int(sources) : nil)
+    }
+    for _ in 0..<r.int(4) { reactions.append(makeReaction()) }
     for _ in 0..<(5 + r.int(20)) {
       turns.append((0..<(1 + r.int(3))).map { _ in (r.int(sources), r.int(3)) })
+      var c = Churn()
+      if r.chance(15) { c.cancel = r.int(8) }
+      if r.chance(15) { c.register = makeReaction() }
+      churn.append(c)
       readsAfterTurn.append((0..<r.int(total)).map { _ in r.int(total) })
     }
   }
 
+  /// Whether node `i`'s value follows from the sources alone (no peek, scan or late node on
+  /// the way).
+  func isPure(_ i: Int) -> Bool {
+    switch nodes[i].kind {
+    case .peekAdd, .scan, .late: return false
+    case .sum, .pick, .keyed:
+      return nodes[i].deps.allSatisfy { $0 < sources || isPure($0 - sources) }
+    }
+  }
+
   /// Every node's value computed afresh from committed source values, in id order (a node
-  /// only depends on smaller ids); nil for history-dependent nodes (peek, scan) and the
-  /// nodes that depend on them.
+  /// only depends on smaller ids, but for late nodes); nil for history-dependent nodes (peek,
+  /// scan, late) and the nodes that depend on them.
   func fresh(_ src: [Int], _ box: (Int) -> Int) -> [Int?] {
     var v: [Int?] = src.map { $0 }
     for n in nodes {
@@ -139,13 +241,27 @@ struct GraphSpec {
         } else {
           v.append(nil)
         }
-      case .peekAdd, .scan:
+      case .peekAdd, .scan, .late:
         v.append(nil)
       case .keyed:
         v.append(f(n.deps[0]).map { box(abs($0) % keys) })
       }
     }
     return v
+  }
+}
+
+extension GraphSpec.Lifetime {
+  var isManaged: Bool {
+    if case .context = self { return false }
+    return true
+  }
+  var cog: CogLifetime {
+    switch self {
+    case .context: return .context
+    case .whileObserved: return .whileObserved
+    case .cache(let limit): return .cache(limit: limit, retention: .seconds(3600))
+    }
   }
 }
 
@@ -165,6 +281,17 @@ final class DifferentialCase {
   var logRef: [String] = []
   var runsCog: [Int]
   var runsRef: [Int]
+  // What this case exercised.
+  var cyclesSeen = 0
+  var loopsSeen = 0
+  var releasesSeen = 0
+  var cancelsSeen = 0
+
+  /// Prints the spec and each turn's logs (`COG_DIFF_VERBOSE`, with `COG_DIFF_SEED`).
+  var verbose = false
+
+  /// Both systems stop a reaction loop after this many scheduled turns in a row.
+  static let loopLimit = 12
 
   init(seed: UInt64) {
     self.seed = seed
@@ -184,14 +311,18 @@ final class DifferentialCase {
 
   /// The body of computed `i`, shared by both systems; `read`, `peek`, `key` and `curr`
   /// come from the system's context. Checks for glitches: a pure dependency must equal its
-  /// value computed afresh from the committed sources.
+  /// value computed afresh from the committed sources (unless the operation is failing).
   func body(
-    _ i: Int, system: Int, read: (Int) -> Int, peek: (Int) -> Int, key: (Int) -> Int,
-    curr: Int?
+    _ i: Int, system: Int, failing: () -> Bool, read: (Int) -> Int, peek: (Int) -> Int,
+    key: (Int) -> Int, curr: Int?
   ) -> Int {
     let node = spec.nodes[i]
+    if verbose { print("  \(system == 0 ? "cog" : "ref") runs n\(spec.sources + i)") }
+    defer { if verbose { print("  \(system == 0 ? "cog" : "ref") done n\(spec.sources + i)") } }
     func tracked(_ d: Int) -> Int {
       let v = read(d)
+      if verbose { print("    \(system == 0 ? "cog" : "ref") n\(spec.sources + i) read \(d) = \(v)") }
+      if failing() { return v }
       if freshCache[system] == nil {
         freshCache[system] = spec.fresh(committed[system]) { self.boxValue($0, system) }
       }
@@ -209,33 +340,56 @@ final class DifferentialCase {
     case .peekAdd: return tracked(node.deps[0]) + peek(node.deps[1])
     case .scan: return ((curr ?? 0) + tracked(node.deps[0])) % 7
     case .keyed: return key(abs(tracked(node.deps[0])) % spec.keys)
+    case .late(let later):
+      return tracked(node.deps[0]) % 2 == 1 ? tracked(later) : tracked(node.deps[1])
+    }
+  }
+
+  static func normalized(_ error: CogError) -> String {
+    switch error {
+    case .cycle(let states): return SimpleFailure.cycle(states).description
+    case .reactionLoop(let reactions, let states):
+      return SimpleFailure.reactionLoop(reactions: reactions, states: states).description
+    default: return "\(error)"
     }
   }
 
   func run() -> String? {
     // MARK: Cog
     let cogs = Cogs()
+    cogs.scheduledTurnLimit = Self.loopLimit
+    cogs.errorHandler = { [unowned self] error in
+      self.logCog.append("error \(Self.normalized(error))")
+    }
     var cogNodes: [Cog<Int>] = (0..<spec.sources).map { Cog(0, label: "s\($0)") }
     let cogBox = CogBox(label: "box") { [unowned self] (k: Int, c) -> Int in
       c[cogNodes[self.spec.boxSource[k]]] * (k + 1) % 5
     }
+    // Late nodes read nodes made after them: through a table filled once all exist.
+    let cogTable = Late<[Cog<Int>]>()
     for i in 0..<spec.nodes.count {
       let captured = cogNodes
       cogNodes.append(
-        Cog(label: "n\(spec.sources + i)") { [unowned self] c -> Int in
+        Cog(label: "n\(spec.sources + i)", lifetime: spec.nodes[i].lifetime.cog) {
+          [unowned self] c -> Int in
           self.runsCog[i] += 1
           return self.body(
-            i, system: 0, read: { c[captured[$0]] }, peek: { c.peek(captured[$0]) },
-            key: { c[cogBox[$0]] }, curr: c.curr)
+            i, system: 0, failing: { cogs.isFailingOperation },
+            read: { $0 < captured.count ? c[captured[$0]] : c[cogTable.value[$0]] },
+            peek: { c.peek(captured[$0]) }, key: { c[cogBox[$0]] }, curr: c.curr)
         })
     }
+    cogTable.value = cogNodes
     // MARK: Reference
     let ref = SimpleCogs()
+    ref.scheduledTurnLimit = Self.loopLimit
+    ref.failureHandler = { [unowned self] failure in self.logRef.append("error \(failure)") }
     var refNodes: [SimpleNode<Int>] = (0..<spec.sources).map { ref.source(0, label: "s\($0)") }
     let sourcesForBox = refNodes
     let refBox = ref.box(label: "box") { [unowned self] (k: Int, c: SimpleContext<Int>) -> Int in
       c[sourcesForBox[self.spec.boxSource[k]]] * (k + 1) % 5
     }
+    let refTable = Late<[SimpleNode<Int>]>()
     for i in 0..<spec.nodes.count {
       let captured = refNodes
       refNodes.append(
@@ -243,42 +397,62 @@ final class DifferentialCase {
           [unowned self] (c: SimpleContext<Int>) -> Int in
           self.runsRef[i] += 1
           return self.body(
-            i, system: 1, read: { c[captured[$0]] }, peek: { c.peek(captured[$0]) },
-            key: { c[refBox[$0]] }, curr: c.curr)
+            i, system: 1, failing: { ref.isFailing },
+            read: { $0 < captured.count ? c[captured[$0]] : c[refTable.value[$0]] },
+            peek: { c.peek(captured[$0]) }, key: { c[refBox[$0]] }, curr: c.curr)
         })
     }
+    refTable.value = refNodes
     // MARK: Reactions
-    var handles: [CogReaction] = []
-    for (index, reaction) in spec.reactions.enumerated() {
-      handles.append(
-        cogs.react("reaction") { [unowned self] c in
-          let values = reaction.reads.map { c[cogNodes[$0]] }
-          self.logCog.append("r\(index) \(values)")
-          if let target = reaction.writes, self.budgetCog > 0 {
-            self.budgetCog -= 1
-            let value = values.reduce(0, +) % 3
-            c.turn("reaction write") { w in
-              self.committed[0][target] = value
-              w[cogNodes[target]] = value
-            }
+    var live: [(cog: CogReaction, ref: SimpleReaction)] = []
+    func register(_ reaction: GraphSpec.Reaction) {
+      let index = live.count
+      let cogReaction = cogs.react("reaction") { [unowned self] c in
+        let values = reaction.reads.map { c[cogNodes[$0]] }
+        // A run that met a cycle saw stale values; the reference may not have run at all.
+        if cogs.isFailingOperation { return }
+        self.logCog.append("r\(index) \(values)")
+        if let target = reaction.writes, reaction.selfFeeding || self.budgetCog > 0 {
+          if !reaction.selfFeeding { self.budgetCog -= 1 }
+          let value = (values.reduce(0, +) + (reaction.selfFeeding ? 1 : 0)) % 3
+          c.turn("reaction write") { w in
+            self.committed[0][target] = value
+            w[cogNodes[target]] = value
           }
-        })
-      ref.react("r\(index)") { [unowned self] c in
+        }
+      }
+      let refReaction = ref.react("reaction") { [unowned self] c in
         let values = reaction.reads.map { c[refNodes[$0]] }
+        if ref.isFailing { return }
         self.logRef.append("r\(index) \(values)")
-        if let target = reaction.writes, self.budgetRef > 0 {
-          self.budgetRef -= 1
-          let value = values.reduce(0, +) % 3
+        if let target = reaction.writes, reaction.selfFeeding || self.budgetRef > 0 {
+          if !reaction.selfFeeding { self.budgetRef -= 1 }
+          let value = (values.reduce(0, +) + (reaction.selfFeeding ? 1 : 0)) % 3
           c.turn("reaction write") { w in
             self.committed[1][target] = value
             w[refNodes[target]] = value
           }
         }
       }
+      live.append((cogReaction, refReaction))
     }
-    _ = handles
+    if verbose {
+      print("spec \(seed): mode \(spec.mode), \(spec.sources) sources, box keys \(spec.keys)")
+      for (i, n) in spec.nodes.enumerated() {
+        print("  n\(spec.sources + i): \(n.kind) deps \(n.deps) \(n.lifetime)")
+      }
+      for r in spec.reactions { print("  reaction \(r)") }
+    }
+    for reaction in spec.reactions { register(reaction) }
+    func compareLogs(_ when: String) {
+      if logCog != logRef {
+        fail("\(when): logs differ\n  cog: \(logCog.suffix(6))\n  ref: \(logRef.suffix(6))")
+      }
+    }
+    compareLogs("registration")
     // MARK: Turns
     for (t, writes) in spec.turns.enumerated() {
+      if verbose { print("turn \(t)") }
       cogs.turn("turn") { w in
         for (s, v) in writes {
           committed[0][s] = v
@@ -291,20 +465,48 @@ final class DifferentialCase {
           w[refNodes[s]] = v
         }
       }
-      if logCog != logRef {
-        fail(
-          "turn \(t): reaction logs differ\n  cog: \(logCog.suffix(6))\n  ref: \(logRef.suffix(6))")
+      if verbose {
+        print("turn \(t) \(writes): cog \(logCog.suffix(8)) runs \(runsCog)")
+        print("         ref \(logRef.suffix(8)) runs \(runsRef)")
       }
+      compareLogs("turn \(t)")
       for id in spec.readsAfterTurn[t] {
+        if verbose { print(" read \(id)") }
+        let (errorsCog, errorsRef) = (logCog.count, logRef.count)
         let a = cogs[cogNodes[id]]
         let b = ref.read(refNodes[id])
-        if a != b { fail("turn \(t): node \(id) is \(a) in Cog, \(b) in the reference") }
+        // A read that met a cycle serves a stale value: both must fail, with the same cycle.
+        let failed = (logCog.count > errorsCog, logRef.count > errorsRef)
+        if failed.0 != failed.1 {
+          fail("turn \(t): reading node \(id) failed in \(failed.0 ? "Cog" : "the reference") only")
+        } else if !failed.0 && a != b {
+          fail("turn \(t): node \(id) is \(a) in Cog, \(b) in the reference")
+        }
       }
-      for i in 0..<spec.nodes.count where runsCog[i] > runsRef[i] {
+      compareLogs("reads after turn \(t)")
+      for i in 0..<spec.nodes.count where runsCog[i] > runsRef[i] && spec.mode != .cycles {
+        if spec.nodes[i].lifetime.isManaged { continue }  // released rows run again
         fail("turn \(t): node \(spec.sources + i) ran \(runsCog[i]) times, reference \(runsRef[i])")
+      }
+      for i in 0..<spec.nodes.count where spec.nodes[i].lifetime.isManaged {
+        if !cogs.hasRow(cogNodes[spec.sources + i]) && runsCog[i] > 0 { releasesSeen += 1 }
+      }
+      let c = spec.churn[t]
+      let active = live.indices.filter { !live[$0].cog.isCancelled }
+      if let k = c.cancel, !active.isEmpty {
+        let victim = live[active[k % active.count]]
+        victim.cog.cancel()
+        victim.ref.cancel()
+        cancelsSeen += 1
+      }
+      if let reaction = c.register {
+        register(reaction)
+        compareLogs("registration after turn \(t)")
       }
       if problem != nil { break }
     }
+    cyclesSeen = logCog.filter { $0.hasPrefix("error cycle") }.count
+    loopsSeen = logCog.filter { $0.hasPrefix("error reaction loop") }.count
     return problem
   }
 }

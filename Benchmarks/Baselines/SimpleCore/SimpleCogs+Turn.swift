@@ -20,32 +20,78 @@ extension SimpleCogs {
     drainScheduled()
   }
 
-  /// Queues a turn; it runs at once if the system is idle, otherwise after the running turn,
-  /// flush or reaction finishes, after the turns queued before it.
+
+  /// Queues a turn; it runs at once if the system is idle (an outside turn), otherwise after
+  /// the running turn, flush or reaction finishes, after the turns queued before it.
   public func scheduleTurn(_ name: String, _ body: @escaping (SimpleWriter) -> Void) {
     precondition(
       frames.last?.isReaction ?? true,
       "turn \"\(name)\" scheduled from a computed body; computeds must not write")
-    scheduled.append((name, body))
-    drainScheduled()
+    if isIdle && !draining {
+      turn(name, body)
+      return
+    }
+    scheduled.append((name, reactionRunning, body))
   }
 
+  /// The innermost running reaction, if any.
+  var reactionRunning: SimpleReaction? {
+    guard let frame = frames.last, frame.isReaction else { return nil }
+    return frame.reaction
+  }
+
+  /// Runs the queued turns, first in first out. Past `scheduledTurnLimit` turns in a row it
+  /// drops the rest and reports a reaction loop naming the reactions that scheduled the last
+  /// 64 turns (in registration order) and what those turns wrote (in the order first written).
   func drainScheduled() {
-    while isIdle && !scheduled.isEmpty {
+    guard isIdle, !draining, !scheduled.isEmpty else { return }
+    draining = true
+    defer { draining = false }
+    var count = 0
+    var window: [(by: SimpleReaction?, wrote: [SimpleAnyNode])] = []
+    while !scheduled.isEmpty {
+      if count >= scheduledTurnLimit {
+        reportLoop(window)
+        scheduled.removeAll()
+        break
+      }
       let next = scheduled.removeFirst()
-      runTurn(next.name, next.body)
+      let record = count >= scheduledTurnLimit - 64
+      runTurn(next.name, next.body) { wrote in
+        if record { window.append((next.by, wrote)) }
+      }
+      count += 1
     }
   }
 
-  func runTurn(_ name: String, _ body: (SimpleWriter) -> Void) {
+  func reportLoop(_ window: [(by: SimpleReaction?, wrote: [SimpleAnyNode])]) {
+    var reactions: [SimpleReaction] = []
+    var states: [SimpleAnyNode] = []
+    for (by, wrote) in window {
+      if let by, !reactions.contains(where: { $0 === by }) { reactions.append(by) }
+      for n in wrote where !states.contains(where: { $0 === n }) { states.append(n) }
+    }
+    reactions.sort { $0.registration < $1.registration }
+    failureHandler(
+      .reactionLoop(
+        reactions: reactions.map { $0.isActive ? $0.name : "(cancelled reaction)" },
+        states: states.map(describe)))
+  }
+
+  func runTurn(
+    _ name: String, _ body: (SimpleWriter) -> Void,
+    wrote: ([SimpleAnyNode]) -> Void = { _ in }
+  ) {
     activeTurn = name
     turnSerial += 1
     body(SimpleWriter(cogs: self, serial: turnSerial))
     activeTurn = nil
+    wrote(touched)
     flush()
   }
 
-  /// Publishes the staged sources, then runs the reactions whose dependencies changed.
+  /// Publishes the staged sources, then runs the reactions whose dependencies changed. Each
+  /// reaction's check and run is an operation of its own (a cycle is reported at its end).
   func flush() {
     isFlushing = true
     defer { isFlushing = false }
@@ -63,7 +109,10 @@ extension SimpleCogs {
     while index < reactions.count {
       let reaction = reactions[index]
       index += 1
-      if reaction.isActive && firstChanged(reaction.deps) { reaction.run() }
+      guard reaction.isActive else { continue }
+      operation {
+        if reaction.mustRun || firstChanged(reaction.deps) == .changed { reaction.run() }
+      }
     }
     compactReactions()
   }
@@ -83,8 +132,10 @@ extension SimpleCogs {
       frames.allSatisfy(\.isReaction),
       "reaction \"\(name)\" registered from a computed body; computeds must not have effects")
     let reaction = SimpleReaction(cogs: self, name: name, body: body)
+    registrations += 1
+    reaction.registration = registrations
     reactions.append(reaction)
-    reaction.run()
+    operation { reaction.run() }
     drainScheduled()
     return reaction
   }

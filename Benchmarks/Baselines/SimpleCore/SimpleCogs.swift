@@ -60,8 +60,25 @@ public final class SimpleCogs {
   var reactions: [SimpleReaction] = []
   /// How many entries of `reactions` are cancelled (compacted when they are the majority).
   var cancelledReactions = 0
-  /// Turns scheduled by reactions (or `scheduleTurn`), run first in first out once idle.
-  var scheduled: [(name: String, body: (SimpleWriter) -> Void)] = []
+  /// Turns scheduled by reactions (or `scheduleTurn`), run first in first out once idle, with
+  /// the reaction that scheduled each (to name a loop).
+  var scheduled: [(name: String, by: SimpleReaction?, body: (SimpleWriter) -> Void)] = []
+  /// True while scheduled turns run (see `drainScheduled`).
+  var draining = false
+  /// Reactions registered so far (their registration order).
+  var registrations = 0
+
+  /// The nodes being verified or computed and the reactions running, outermost first: the
+  /// way of the current pull, which names a cycle.
+  var active: [SimpleAnyNode] = []
+  /// The cycle met by the current operation, if any (see `SimpleCogs+Pull.swift`).
+  var cycle: [SimpleAnyNode]? = nil
+
+  /// Receives cycles and reaction loops, as the runtime's `errorHandler` does. The default
+  /// stops the program.
+  public var failureHandler: (SimpleFailure) -> Void = { fatalError("\($0)") }
+  /// As the runtime's `Cogs.scheduledTurnLimit`.
+  public var scheduledTurnLimit = 10_000
 
   public init() {}
 
@@ -69,6 +86,9 @@ public final class SimpleCogs {
   public var isIdle: Bool {
     activeTurn == nil && reactionDepth == 0 && !isFlushing && frames.isEmpty
   }
+
+  /// True once a read of the current operation closed a cycle (see `SimpleCogs+Pull.swift`).
+  public var isFailing: Bool { cycle != nil }
 
   /// True while a computed or reaction runs: `read` records a dependency now.
   public var isTracking: Bool { !frames.isEmpty }
@@ -79,7 +99,24 @@ struct Frame {
   let owner: ObjectIdentifier
   /// Reactions may schedule turns and register reactions; computeds may not.
   let isReaction: Bool
+  /// The running reaction, for reaction frames.
+  var reaction: SimpleReaction? = nil
   var deps: [Dependency] = []
+}
+
+/// A failure the simple core reports, as the runtime reports `CogError.cycle` and
+/// `CogError.reactionLoop`.
+public enum SimpleFailure: Equatable, CustomStringConvertible {
+  /// The states of a cycle in read order, starting at the one the closing read reached.
+  case cycle([String])
+  case reactionLoop(reactions: [String], states: [String])
+
+  public var description: String {
+    switch self {
+    case .cycle(let states): return "cycle \(states)"
+    case .reactionLoop(let reactions, let states): return "reaction loop \(reactions) \(states)"
+    }
+  }
 }
 
 /// One tracked read: the node and the `changedAt` it had when it was read.

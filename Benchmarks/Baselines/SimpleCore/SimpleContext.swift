@@ -13,7 +13,7 @@ public struct SimpleContext<V> {
 
   /// Reads `other` without recording a dependency.
   public func peek<U>(_ other: SimpleNode<U>) -> U {
-    node.cogs.pull(other)
+    node.cogs.serve(other, track: false)
   }
 
   /// The value of the previous run (nil on the first run).

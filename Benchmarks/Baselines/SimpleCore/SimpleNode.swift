@@ -16,6 +16,10 @@ public class SimpleAnyNode {
   var deps: [Dependency] = []
   /// Set while the body runs; reading a computing node is a cycle.
   var isComputing = false
+  /// Set while its dependencies are being checked; reaching it again is a cycle too.
+  var isVerifying = false
+  /// Set when a run's result was discarded (its body met a cycle): it runs on the next read.
+  var mustRun = false
   /// Set once the running turn has staged a value for this source.
   var isStaged = false
 
@@ -67,13 +71,18 @@ public final class SimpleNode<V>: SimpleAnyNode {
   override func recompute() {
     let old = value
     cogs.frames.append(Frame(owner: ObjectIdentifier(self), isReaction: false))
+    cogs.active.append(self)
     isComputing = true
     let new = body!(SimpleContext(node: self))
     isComputing = false
+    cogs.active.removeLast()
     let frame = cogs.frames.removeLast()
     precondition(frame.owner == ObjectIdentifier(self), "tracking frames out of order")
     deps = frame.deps
     runCount += 1
+    // A run that met a cycle saw stale values: keep the old value and run again next time.
+    mustRun = cogs.cycle != nil
+    if mustRun { return }
     verifiedAt = cogs.revision
     // Backdating: an equal result keeps the old value and the old changedAt, so readers that
     // saw it do not run again.

@@ -11,6 +11,10 @@ public final class SimpleReaction {
   unowned let cogs: SimpleCogs
   let body: (SimpleReactionContext) -> Void
   var deps: [Dependency] = []
+  /// Its place in registration order.
+  var registration = 0
+  /// Set when its last run met a cycle: it runs again at the next flush that changes anything.
+  var mustRun = false
 
   init(cogs: SimpleCogs, name: String, body: @escaping (SimpleReactionContext) -> Void) {
     self.cogs = cogs
@@ -30,13 +34,14 @@ public final class SimpleReaction {
   }
 
   func run() {
-    cogs.frames.append(Frame(owner: ObjectIdentifier(self), isReaction: true))
+    cogs.frames.append(Frame(owner: ObjectIdentifier(self), isReaction: true, reaction: self))
     cogs.reactionDepth += 1
     body(SimpleReactionContext(reaction: self))
     cogs.reactionDepth -= 1
     let frame = cogs.frames.removeLast()
     precondition(frame.owner == ObjectIdentifier(self), "tracking frames out of order")
     runCount += 1
+    mustRun = cogs.cycle != nil
     // A reaction that cancelled itself while running stays without dependencies.
     if isActive { deps = frame.deps }
   }
@@ -54,7 +59,7 @@ public struct SimpleReactionContext {
 
   /// Reads `node` without recording a dependency.
   public func peek<U>(_ node: SimpleNode<U>) -> U {
-    reaction.cogs.pull(node)
+    reaction.cogs.serve(node, track: false)
   }
 
   /// Schedules a turn that runs after the current flush (or registration run) finishes, after

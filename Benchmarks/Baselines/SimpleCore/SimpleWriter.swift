@@ -11,7 +11,7 @@ public struct SimpleWriter {
   public subscript<V>(_ node: SimpleNode<V>) -> V {
     get {
       check(node)
-      return node.isStaged ? node.staged! : cogs.pull(node)
+      return node.isStaged ? node.staged! : cogs.read(node)
     }
     nonmutating set {
       check(node)

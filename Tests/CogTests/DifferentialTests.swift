@@ -321,7 +321,9 @@ final class DifferentialCase {
     defer { if verbose { print("  \(system == 0 ? "cog" : "ref") done n\(spec.sources + i)") } }
     func tracked(_ d: Int) -> Int {
       let v = read(d)
-      if verbose { print("    \(system == 0 ? "cog" : "ref") n\(spec.sources + i) read \(d) = \(v)") }
+      if verbose {
+        print("    \(system == 0 ? "cog" : "ref") n\(spec.sources + i) read \(d) = \(v)")
+      }
       if failing() { return v }
       if freshCache[system] == nil {
         freshCache[system] = spec.fresh(committed[system]) { self.boxValue($0, system) }

@@ -20,7 +20,6 @@ extension SimpleCogs {
     drainScheduled()
   }
 
-
   /// Queues a turn; it runs at once if the system is idle (an outside turn), otherwise after
   /// the running turn, flush or reaction finishes, after the turns queued before it.
   public func scheduleTurn(_ name: String, _ body: @escaping (SimpleWriter) -> Void) {

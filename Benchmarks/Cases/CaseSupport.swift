@@ -100,6 +100,12 @@ extension Guaranteed where S: KeyedReactiveSystem {
     with { $0.box(body) }
   }
   @inlinable @inline(__always) @MainActor
+  public func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
+    -> KeyedHandle<K, T>
+  {
+    with { $0.cachedBox(limit: limit, body) }
+  }
+  @inlinable @inline(__always) @MainActor
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T { with { $0.read(box, key: key) } }
   @inlinable @inline(__always) @MainActor
   public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {

@@ -13,6 +13,7 @@ public enum CogCases {
     v.visitKeyed(CogKeyedDiamond())
     v.visitKeyed(CogKeyChurn())
     v.visit(CogSteadyTurn())
+    v.visitKeyed(CogCacheSteadyTurn())
     v.visitKeyed(CogBoxRefCreation())
     v.visit(CogPropagationARC())
     v.visit(CogPeakMemory1000())
@@ -239,6 +240,81 @@ public struct CogSteadyTurn: BenchmarkCase {
         checks.expect(
           counts.runs == depth + 1,
           "cog/steady-turn: computeds ran \(counts.runs)×, expected \(depth + 1)")
+      }
+    }
+  }
+}
+
+/// A steady turn with `.cache` rows present (seed 000 §7): a box `item[k] = 10k` with a cache
+/// limit L keeps its C < L keys cached while unobserved (they were read once, outside any
+/// computation, when the case was built). Each iteration writes a source read by a chain of 8
+/// computeds and an effect, then reads C/4 of the cached keys outside any computation (a
+/// different quarter each time). No item body runs; the cache list, its limit and its
+/// retention clock are consulted every turn, and nothing should allocate. (Each `box[k]`
+/// reference retains its box once, as in `cog/box-ref-creation`: 8 retains per iteration.)
+public struct CogCacheSteadyTurn: KeyedBenchmarkCase {
+  public init() {}
+  public var id: String { "cog/cache-steady-turn" }
+  public var summary: String {
+    "steady turn with 32 cached unobserved keys present; 8 cached keys read per turn"
+  }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations] }
+
+  @inlinable
+  public func prepare<S: KeyedReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let cached = 32
+    let depth = 8
+    let counts = RunCounter()  // runs: chain bodies, other: effect runs, total: item bodies
+    let (source, item) = s.withBuild { () -> (SignalHandle<Int>, KeyedHandle<Int, Int>) in
+      let source = s.signal(0)
+      let item = s.cachedBox(limit: cached * 2) { (k: Int) -> Int in
+        counts.total &+= 1
+        return k * 10
+      }
+      var c = s.computed { () -> Int in
+        counts.runs &+= 1
+        return s.read(source) + 1
+      }
+      for _ in 1..<depth {
+        let previous = c
+        c = s.computed { () -> Int in
+          counts.runs &+= 1
+          return s.read(previous) + 1
+        }
+      }
+      let end = c
+      s.effect {
+        counts.other &+= 1
+        _ = s.read(end)
+      }
+      return (source, item)
+    }
+    for k in 0..<cached { _ = s.read(item, key: k) }
+    let memoized = S.capabilities.contains(.memoizedComputeds)
+    let tick = CaseState(0)
+    return PreparedCase(iterationsPerSample: size == .full ? 1000 : 16) {
+      counts.reset()
+      tick.value += 1
+      let t = tick.value
+      s.withBatch { s.write(source, t) }
+      let quarter = cached / 4
+      let first = (t % 4) * quarter
+      var sum = 0
+      for k in first..<(first + quarter) { sum += s.read(item, key: k) }
+      // Σ_{k=f}^{f+Q-1} 10k = 10(Qf + Q(Q-1)/2)
+      let expected = 10 * (quarter * first + quarter * (quarter - 1) / 2)
+      checks.expect(
+        counts.other == 1 && sum == expected,
+        "cog/cache-steady-turn: effect ran \(counts.other)×, cached keys summed to \(sum), "
+          + "expected 1× and \(expected)")
+      if memoized {
+        checks.expect(
+          counts.runs == depth && counts.total == 0,
+          "cog/cache-steady-turn: chain ran \(counts.runs)×, items \(counts.total)×, expected "
+            + "\(depth) and 0 (cached keys stay current)")
       }
     }
   }

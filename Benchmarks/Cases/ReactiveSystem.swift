@@ -132,11 +132,25 @@ public struct SystemCapabilities: OptionSet, Sendable, Hashable {
 ///   effect depends on it any more. A system may drop the key's computed and cached value (Cog
 ///   frees the row); a system that keeps every key may ignore the call. Cases never read a
 ///   released key again, so their run counts do not depend on that choice.
+/// - `cachedBox(limit:_:)` makes a box whose unobserved keys a system with lifetimes keeps in
+///   a cache of at most `limit` keys (Cog's `.cache` lifetime); the default is a plain box
+///   (systems that keep every key). Cases stay within the limit, so the work is the same.
 @MainActor
 public protocol KeyedReactiveSystem: ReactiveSystem {
   func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T>
+  func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
+    -> KeyedHandle<K, T>
   func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T
   func release<K, T>(_ box: KeyedHandle<K, T>, key: K)
+}
+
+extension KeyedReactiveSystem {
+  @inlinable
+  public func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
+    -> KeyedHandle<K, T>
+  {
+    box(body)
+  }
 }
 
 /// A keyed box made by a `KeyedReactiveSystem`.

@@ -122,6 +122,16 @@ extension CogSystem: KeyedReactiveSystem {
     KeyedHandle(handles.keep(CogBox { (key: K, _: CogContext<T>) in body(key) }))
   }
 
+  /// A box with the `.cache` lifetime (retention long enough never to expire in a run).
+  public func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
+    -> KeyedHandle<K, T>
+  {
+    let box = CogBox(lifetime: .cache(limit: limit, retention: .seconds(86_400))) {
+      (key: K, _: CogContext<T>) in body(key)
+    }
+    return KeyedHandle(handles.keep(box))
+  }
+
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
     withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs[$0[key]] }

@@ -83,12 +83,13 @@ public struct GraphStore<Edges: EdgeStore> {
   /// The earliest retention deadline among the cached rows (`.max`: none).
   public var nextCacheDeadline: Duration = .zero
   /// The context's clock, as time since the context was made: retention deadlines use it,
-  /// and tests inject a manual clock.
-  public var now: () -> Duration
+  /// and tests inject a manual clock. Held by `Graph.clockOwner`, called unretained (a
+  /// closure loaded from storage and called costs a retain and release of its context).
+  public var clock: Unmanaged<GraphClock>
   public var liveRows: Int = 0
 
-  public init(reservingRows rows: Int, now: @escaping () -> Duration) {
-    self.now = now
+  public init(reservingRows rows: Int, clock: GraphClock) {
+    self.clock = Unmanaged.passUnretained(clock)
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
     runParent = RawColumn(capacity: rows)
@@ -119,6 +120,12 @@ public struct GraphStore<Edges: EdgeStore> {
   }
 }
 
+/// A context's clock: time since the context was made (see `GraphStore.clock`).
+public final class GraphClock {
+  public let now: () -> Duration
+  public init(_ now: @escaping () -> Duration) { self.now = now }
+}
+
 /// The state table of one context: every row's columns, the edge store, the reused stacks and
 /// queues of propagation, and the per-context descriptor maps.
 ///
@@ -133,6 +140,8 @@ public final class Graph<Edges: EdgeStore> {
   public let store: UnsafeMutablePointer<GraphStore<Edges>>
   /// This context's serial (see `Registry.makeContextSerial`).
   public let serial: Int
+  /// Keeps the clock the store calls unretained.
+  let clockOwner: GraphClock
 
   // MARK: Row columns (indexed by Slot)
   @inlinable public var flags: RawColumn<StateFlags> {
@@ -307,8 +316,8 @@ public final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.cacheCounts }
     @inline(__always) _modify { yield &store.pointee.cacheCounts }
   }
-  /// The context's clock (see `GraphStore.now`).
-  @inlinable var now: () -> Duration { store.pointee.now }
+  /// The context's clock now (see `GraphStore.clock`).
+  @inlinable func now() -> Duration { withGuaranteed(store.pointee.clock) { $0.now() } }
   @inlinable var nextCacheDeadline: Duration {
     @inline(__always) _read { yield store.pointee.nextCacheDeadline }
     @inline(__always) _modify { yield &store.pointee.nextCacheDeadline }
@@ -330,8 +339,8 @@ public final class Graph<Edges: EdgeStore> {
   ///   - now: the context's clock (time since the context was made), for cache retention.
   public init(reservingRows rows: Int = 64, now: (() -> Duration)? = nil) {
     store = .allocate(capacity: 1)
-    let clock = now ?? Graph.continuousClock()
-    store.initialize(to: GraphStore(reservingRows: rows, now: clock))
+    clockOwner = GraphClock(now ?? Graph.continuousClock())
+    store.initialize(to: GraphStore(reservingRows: rows, clock: clockOwner))
     serial = Registry.makeContextSerial()
   }
 

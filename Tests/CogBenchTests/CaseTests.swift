@@ -77,7 +77,8 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "cellx/1000", "cellx/2500", "cellx/5000",
       "dynamic/2-10x5-lazy80", "dynamic/6-10x10-dyn25-lazy80", "dynamic/4-1000x12-dyn5",
       "dynamic/25-1000x5", "dynamic/3-5x500", "dynamic/6-100x15-dyn50",
-      "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/box-ref-creation",
+      "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
+      "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000",
     ]
 
@@ -101,7 +102,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
     #expect(update.count == 7)
     #expect(
       registry.cases.filter { $0.needsKeyedBoxes }.map(\.id)
-        == ["cog/keyed-diamond", "cog/key-churn", "cog/box-ref-creation"])
+        == ["cog/keyed-diamond", "cog/key-churn", "cog/cache-steady-turn", "cog/box-ref-creation"])
   }
 
   @Test(arguments: CaseTestSystems.all)

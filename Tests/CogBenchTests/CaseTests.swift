@@ -79,6 +79,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "dynamic/25-1000x5", "dynamic/3-5x500", "dynamic/6-100x15-dyn50",
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000",
+      "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
     ]
 
   @Test func everyCaseIsRegisteredOnceInOrder() {

@@ -147,18 +147,7 @@ func sinkDeep<S: ReactiveSystem>(_ s: Guaranteed<S>, _ counter: RunCounter)
   -> (SignalHandle<Int>, [ComputedHandle<Int>])
 {
   let head = s.signal(0)
-  var current = s.computed { () -> Int in
-    counter.runs &+= 1
-    return s.read(head) + 1
-  }
-  for _ in 1..<50 {
-    let c = current
-    current = s.computed { () -> Int in
-      counter.runs &+= 1
-      return s.read(c) + 1
-    }
-  }
-  return (head, [current])
+  return (head, [sinkChain(s, counter, from: head, length: 50).last!])
 }
 
 @inlinable @MainActor
@@ -194,13 +183,7 @@ func sinkDiamond<S: ReactiveSystem>(_ s: Guaranteed<S>, _ counter: RunCounter)
         return s.read(head) + 1
       })
   }
-  let sum = s.computed { () -> Int in
-    counter.runs &+= 1
-    var total = 0
-    for i in 0..<current.count { total += s.read(current[i]) }
-    return total
-  }
-  return (head, [sum])
+  return (head, [sinkSum(s, counter, head: nil, current)])
 }
 
 @inlinable @MainActor
@@ -209,26 +192,8 @@ func sinkTriangle<S: ReactiveSystem>(_ s: Guaranteed<S>, _ counter: RunCounter)
 {
   let head = s.signal(0)
   // As in Kairo: the loop also makes a c10 that nobody reads (lazy: it never runs).
-  var chain: [ComputedHandle<Int>] = []
-  var current = s.computed { () -> Int in
-    counter.runs &+= 1
-    return s.read(head) + 1
-  }
-  for _ in 1..<10 {
-    chain.append(current)
-    let c = current
-    current = s.computed { () -> Int in
-      counter.runs &+= 1
-      return s.read(c) + 1
-    }
-  }
-  let sum = s.computed { () -> Int in
-    counter.runs &+= 1
-    var total = s.read(head)
-    for i in 0..<chain.count { total += s.read(chain[i]) }
-    return total
-  }
-  return (head, [sum])
+  let chain = sinkChain(s, counter, from: head, length: 10)
+  return (head, [sinkSum(s, counter, head: head, Array(chain.dropLast()))])
 }
 
 @inlinable @MainActor
@@ -246,4 +211,39 @@ func sinkFanOut<S: ReactiveSystem>(_ s: Guaranteed<S>, _ counter: RunCounter)
       })
   }
   return (source, sinks)
+}
+
+/// c1 = head + 1, c_k = c_{k-1} + 1: the chain c1 … c_length.
+@inlinable @MainActor
+func sinkChain<S: ReactiveSystem>(
+  _ s: Guaranteed<S>, _ counter: RunCounter, from head: SignalHandle<Int>, length: Int
+) -> [ComputedHandle<Int>] {
+  var current = s.computed { () -> Int in
+    counter.runs &+= 1
+    return s.read(head) + 1
+  }
+  var chain = [current]
+  for _ in 1..<length {
+    let c = current
+    current = s.computed { () -> Int in
+      counter.runs &+= 1
+      return s.read(c) + 1
+    }
+    chain.append(current)
+  }
+  return chain
+}
+
+/// One computed summing `head` (when given, read first) and `nodes`, in order.
+@inlinable @MainActor
+func sinkSum<S: ReactiveSystem>(
+  _ s: Guaranteed<S>, _ counter: RunCounter, head: SignalHandle<Int>?,
+  _ nodes: [ComputedHandle<Int>]
+) -> ComputedHandle<Int> {
+  s.computed { () -> Int in
+    counter.runs &+= 1
+    var total = head.map { s.read($0) } ?? 0
+    for i in 0..<nodes.count { total += s.read(nodes[i]) }
+    return total
+  }
 }

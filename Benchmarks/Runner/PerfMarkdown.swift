@@ -234,7 +234,7 @@ enum PerfMarkdown {
     let fidelity = ModelFidelity(file)
     for r in rows {
       // The model's ratios to Cog say what they say of swift-state-graph ("at least" …).
-      let bound = r.system == StateGraphReference.modelID ? fidelity.ratioPrefix : ""
+      let label = r.system == StateGraphReference.modelID ? fidelity.label : { $0 }
       var line = "| `\(r.caseID)` | \(r.system) |"
       if let na = r.notApplicable {
         line +=
@@ -252,7 +252,7 @@ enum PerfMarkdown {
         } else {
           line += " \(v?.unavailable.map { "unavailable: \(escape($0))" } ?? "–") |"
         }
-        line += " \(bound)\(ratio(v?.median, ref?.value(.wallTime)?.median)) |"
+        line += " \(label(ratio(v?.median, ref?.value(.wallTime)?.median))) |"
       }
       if metrics.contains(.cpuTime) {
         line += " \(r.value(.cpuTime)?.median.map(formatNanoseconds) ?? "–") |"
@@ -262,7 +262,7 @@ enum PerfMarkdown {
         line += " \(v?.value.map(String.init) ?? (v?.unavailable != nil ? "unavailable" : "–")) |"
         if m == .instructions || m == .allocations {
           line +=
-            " \(bound)\(ratio(v?.value.map(Double.init), ref?.value(m)?.value.map(Double.init))) |"
+            " \(label(ratio(v?.value.map(Double.init), ref?.value(m)?.value.map(Double.init)))) |"
         }
       }
       lines.append(line)

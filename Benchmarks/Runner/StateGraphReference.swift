@@ -159,13 +159,14 @@ struct ModelFidelity {
     }
   }
 
-  /// Put before a ratio of the model to Cog: "at least " for a lower bound, "at most " for an
-  /// upper bound, nothing otherwise (the footnote says why).
-  var ratioPrefix: String {
+  /// A ratio of the model to Cog as the record shows it: "at least …" for a lower bound, "at
+  /// most …" for an upper bound, unchanged otherwise (the footnote says why) or when missing.
+  func label(_ ratio: String) -> String {
+    guard ratio != "–" else { return ratio }
     switch verdict {
-    case .lowerBound: return "at least "
-    case .upperBound: return "at most "
-    case .faithful, .neither, .unverified: return ""
+    case .lowerBound: return "at least " + ratio
+    case .upperBound: return "at most " + ratio
+    case .faithful, .neither, .unverified: return ratio
     }
   }
 

@@ -124,6 +124,7 @@ public struct CaseRegistry: Sendable {
     CellxCases.visit(&v)
     DynamicCases.visit(&v)
     CogCases.visit(&v)
+    SinkCases.visit(&v)
   }
 
   /// Every case bound to `S`; keyed cases are not applicable (use a concrete keyed type to get

@@ -11,7 +11,10 @@ enum RenderCommand {
     Renders the performance record from result files only (never typed numbers):
       --out       impl/perf.md: environment, a table per family (case × system) with ratios
                   against Cog's default system (id "cog") measured in the same run, counts,
-                  profiler attribution from DIR profiles, gaps, and the prose of --notes
+                  the object-graph model per recomputed node against swift-state-graph
+                  (issue 17's figures, quoted; its ratios to Cog say "at least" or "at most"
+                  when it is not within 1.3×), profiler attribution from DIR profiles,
+                  gaps, and the prose of --notes
                   (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
       --history   impl/perf-history.md: the numbers of older result files (retired)
       --charts    impl/charts: one SVG bar chart per family

@@ -49,6 +49,7 @@ enum PerfMarkdown {
     md.append("")
 
     md.append(contentsOf: perNodeSection(current))
+    md.append(contentsOf: stateGraphModelSection(current))
 
     for (_, file) in current {
       let families = Dictionary(grouping: file.results) { $0.family }
@@ -159,6 +160,7 @@ enum PerfMarkdown {
     var md: [String] = ["## Instructions per recomputed node", ""]
     var rows: [String] = []
     for (_, file) in current {
+      let fidelity = ModelFidelity(file)
       let declaring = file.results
         .filter { $0.recomputesPerIteration != nil && $0.notApplicable == nil }
         .sorted { ($0.caseID, $0.system) < ($1.caseID, $1.system) }
@@ -170,7 +172,7 @@ enum PerfMarkdown {
         } else {
           perNode = "unavailable"
         }
-        var target = ""
+        var target = stateGraphModelNote(r, fidelity)
         if r.caseID == perNodeTarget.caseID && r.system == SystemCatalog.referenceID {
           target = "≤ \(perNodeTarget.instructions)"
           if let ir = r.value(.instructions)?.value {
@@ -229,7 +231,10 @@ enum PerfMarkdown {
     let reference = Dictionary(
       rows.filter { $0.system == SystemCatalog.referenceID }.map { ($0.caseID, $0) },
       uniquingKeysWith: { a, _ in a })
+    let fidelity = ModelFidelity(file)
     for r in rows {
+      // The model's ratios to Cog say what they say of swift-state-graph ("at least" …).
+      let label = r.system == StateGraphReference.modelID ? fidelity.label : { $0 }
       var line = "| `\(r.caseID)` | \(r.system) |"
       if let na = r.notApplicable {
         line +=
@@ -247,7 +252,7 @@ enum PerfMarkdown {
         } else {
           line += " \(v?.unavailable.map { "unavailable: \(escape($0))" } ?? "–") |"
         }
-        line += " \(ratio(v?.median, ref?.value(.wallTime)?.median)) |"
+        line += " \(label(ratio(v?.median, ref?.value(.wallTime)?.median))) |"
       }
       if metrics.contains(.cpuTime) {
         line += " \(r.value(.cpuTime)?.median.map(formatNanoseconds) ?? "–") |"
@@ -256,12 +261,13 @@ enum PerfMarkdown {
         let v = r.value(m)
         line += " \(v?.value.map(String.init) ?? (v?.unavailable != nil ? "unavailable" : "–")) |"
         if m == .instructions || m == .allocations {
-          line += " \(ratio(v?.value.map(Double.init), ref?.value(m)?.value.map(Double.init))) |"
+          line +=
+            " \(label(ratio(v?.value.map(Double.init), ref?.value(m)?.value.map(Double.init)))) |"
         }
       }
       lines.append(line)
     }
-    return lines
+    return lines + stateGraphModelFootnote(rows, fidelity)
   }
 
   static func ratio(_ value: Double?, _ reference: Double?) -> String {

@@ -2,6 +2,7 @@ import CogBenchCases
 import CogBenchSystems
 import CogObjectGraph
 import CogSimpleCore
+import Observation
 import Testing
 
 // MARK: - Simple core (the oracle): SEMANTICS.md, one behaviour per test
@@ -459,6 +460,61 @@ struct BaselineSystemTests {
     a.wrappedValue = 9
     #expect(pick.wrappedValue == 2)
     #expect(pick.runCount == 2)
+  }
+
+  @Test("object-graph: nodes report reads and changes to Observation, inline on the main actor")
+  func objectGraphObservation() {
+    // swift-state-graph gives every node an ObservationRegistrar: withObservationTracking sees
+    // reads of stored and computed nodes, a write notifies willSet, and a computed notifies
+    // when it turns potentially dirty, each through a Task.immediate that runs before the
+    // write returns when the writer is on the main actor.
+    final class Count: @unchecked Sendable { var value = 0 }
+    let s = OGStored(wrappedValue: 1)
+    let double = OGComputed { s.wrappedValue * 2 }
+    let stored = Count()
+    let computed = Count()
+    withObservationTracking {
+      _ = s.wrappedValue
+    } onChange: {
+      stored.value += 1
+    }
+    withObservationTracking {
+      _ = double.wrappedValue
+    } onChange: {
+      computed.value += 1
+    }
+    #expect(stored.value == 0 && computed.value == 0)
+    s.wrappedValue = 1
+    #expect(stored.value == 0 && computed.value == 0, "an equal write notifies nothing")
+    s.wrappedValue = 2
+    #expect(stored.value == 1, "the stored node's willSet ran before the write returned")
+    #expect(computed.value == 1, "the computed notified when it turned potentially dirty")
+    #expect(double.wrappedValue == 4 && double.runCount == 2)
+  }
+
+  @Test("object-graph: an effect that stopped reading a node does not rerun when it changes")
+  func objectGraphStaleRegistration() {
+    // The effect's tracking registration stays in the set of a node it no longer reads; a
+    // change there schedules the effect, which finds no pending edge and runs nothing.
+    let system = ObjectGraphSystem()
+    let useA = system.signal(true)
+    let a = system.signal(1)
+    let b = system.signal(2)
+    var runs = 0
+    var seen: [Int] = []
+    system.effect {
+      runs += 1
+      seen.append(system.read(useA) ? system.read(a) : system.read(b))
+    }
+    system.write(useA, false)
+    system.write(a, 10)
+    system.withBatch {
+      system.write(a, 11)
+      system.write(b, 3)
+    }
+    #expect(seen == [1, 2, 3])
+    #expect(runs == 3)
+    system.cleanup()
   }
 
   @Test("a write inside an effect is applied after it, and its readers run once")

@@ -80,6 +80,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
       "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000",
+      "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
     ]
 
   @Test func everyCaseIsRegisteredOnceInOrder() {

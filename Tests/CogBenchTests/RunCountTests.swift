@@ -11,11 +11,15 @@ import Testing
 struct DeclaredRunCountTests {
   /// Every case that declares its recomputed rows per iteration (ids: the test arguments,
   /// which are evaluated outside the main actor).
-  nonisolated static let ids = ["kairo/broad", "kairo/deep", "kairo/diamond"]
+  nonisolated static let ids = [
+    "kairo/broad", "kairo/deep", "kairo/diamond",
+    "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
+  ]
 
   /// The case values behind `ids`, to prepare directly on a system the test keeps.
   static func benchmarkCase(_ id: String) -> (any BenchmarkCase)? {
-    let all: [any BenchmarkCase] = [KairoBroad(), KairoDeep(), KairoDiamond()]
+    let all: [any BenchmarkCase] =
+      [KairoBroad(), KairoDeep(), KairoDiamond()] + SinkCase.Shape.allCases.map(SinkCase.init)
     return all.first { $0.id == id }
   }
 

@@ -1,5 +1,7 @@
 /// A derived node (swift-state-graph's `Computed`): lazy, recomputed on read when an incoming
-/// edge is pending, with its dependencies torn down and rebuilt on every recompute.
+/// edge is pending, with its dependencies torn down and rebuilt on every recompute. A read
+/// reports to Observation (a generic key path per read); turning potentially dirty notifies
+/// Observation through a main-actor task.
 public final class OGComputed<Value>: OGNode, @unchecked Sendable {
   var value: Value?
   let equals: (Value, Value) -> Bool
@@ -16,11 +18,16 @@ public final class OGComputed<Value>: OGNode, @unchecked Sendable {
   }
 
   public var wrappedValue: Value {
+    ogObservationAccess(self)
     lock.lock()
     defer { lock.unlock() }
     recomputeIfNeeded()
     registerRead()
     return value!
+  }
+
+  override func didBecomePotentiallyDirty() {
+    ogObservationWillSet(self)
   }
 
   override func recomputeIfNeeded() {

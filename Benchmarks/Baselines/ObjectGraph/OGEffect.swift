@@ -1,9 +1,11 @@
 /// A side effect that re-runs when a dependency changed (swift-state-graph's tracking group,
 /// with the pending-edge check described in `ObjectGraph`).
 ///
-/// It runs once at creation. When the push phase reaches it, it calls `schedule` once; the
-/// owner later calls `runIfNeeded()` (at the end of its batch), which checks the edges in read
-/// order and runs the body only if one is pending.
+/// It runs once at creation. Its body runs with the effect as the current node (its reads make
+/// edges to it) and its `OGTrackingRegistration` as the current registration (the nodes it
+/// reads record it). When a node it read fires the registration, it calls `schedule` once
+/// (until its next `runIfNeeded`); the owner later calls `runIfNeeded()` (at the end of its
+/// batch), which checks the edges in read order and runs the body only if one is pending.
 public final class OGEffect: OGNode, @unchecked Sendable {
   let body: () -> Void
   let schedule: (OGEffect) -> Void
@@ -12,6 +14,9 @@ public final class OGEffect: OGNode, @unchecked Sendable {
   /// How many times the body ran.
   public private(set) var runCount = 0
   public private(set) var isCancelled = false
+  /// Scheduled since the last `runIfNeeded`.
+  var isScheduled = false
+  private(set) lazy var registration = OGTrackingRegistration(effect: self)
 
   public init(
     label: String = "", serial: Int, schedule: @escaping (OGEffect) -> Void,
@@ -24,14 +29,20 @@ public final class OGEffect: OGNode, @unchecked Sendable {
     run()
   }
 
-  override func didBecomePotentiallyDirty() {
-    if !isCancelled { schedule(self) }
+  /// A node the body read was written or turned potentially dirty.
+  func registrationFired() {
+    lock.lock()
+    let first = !isCancelled && !isScheduled
+    if first { isScheduled = true }
+    lock.unlock()
+    if first { schedule(self) }
   }
 
   /// Runs the body if a dependency changed since the last run; clears the dirty mark.
   public func runIfNeeded() {
     lock.lock()
     defer { lock.unlock() }
+    isScheduled = false
     guard !isCancelled, potentiallyDirty else { return }
     if hasPendingDependency() {
       run()
@@ -50,7 +61,9 @@ public final class OGEffect: OGNode, @unchecked Sendable {
 
   func run() {
     tearDownIncomingEdges()
-    OGThreadLocal.withCurrentNode(self, body)
+    OGThreadLocal.withCurrentRegistration(registration) {
+      OGThreadLocal.withCurrentNode(self, body)
+    }
     runCount += 1
     potentiallyDirty = false
   }

@@ -1,10 +1,15 @@
+import Observation
+
 /// The type-erased part of every node (swift-state-graph's `TypeErasedNode`): its lock, its
-/// edge arrays and the `potentiallyDirty` flag of the push phase.
+/// edge arrays, the tracking registrations that read it, the `potentiallyDirty` flag of the
+/// push phase, and the `ObservationRegistrar` every node carries (eagerly, one per node).
 public class OGNode: @unchecked Sendable {
   public let label: String
   public let lock = ObjectGraph.NodeLock()
+  let observationRegistrar = ObservationRegistrar()
   var outgoingEdges: ContiguousArray<OGEdge> = []
   var incomingEdges: ContiguousArray<OGEdge> = []
+  var trackingRegistrations: Set<OGTrackingRegistration> = []
   var potentiallyDirty = false
 
   init(label: String) {
@@ -28,12 +33,14 @@ public class OGNode: @unchecked Sendable {
   /// Pull phase: brings the node up to date. Nothing to do for a stored node.
   func recomputeIfNeeded() {}
 
-  /// Called once when the node turns potentially dirty (effects schedule themselves).
+  /// Called once when the node turns potentially dirty (a computed notifies Observation
+  /// through a main-actor task).
   func didBecomePotentiallyDirty() {}
 
-  /// Push phase: marks this node and everything downstream potentially dirty. Stops at a node
-  /// already marked: its readers were marked when it was (a node is cleaned only by a pull,
-  /// which cleans its dependencies first).
+  /// Push phase: marks this node and everything downstream potentially dirty, then tells the
+  /// tracking registrations that read it. Stops at a node already marked: its readers were
+  /// marked when it was (a node is cleaned only by a pull, which cleans its dependencies
+  /// first).
   func markPotentiallyDirty() {
     lock.lock()
     if potentiallyDirty {
@@ -42,15 +49,26 @@ public class OGNode: @unchecked Sendable {
     }
     potentiallyDirty = true
     let edges = outgoingEdges
+    let registrations = trackingRegistrations
     lock.unlock()
     didBecomePotentiallyDirty()
     for edge in edges { edge.to?.markPotentiallyDirty() }
+    for registration in registrations { registration.fire() }
   }
 
-  /// Records a read of this node by the running computation, if any: a new edge appended to
-  /// both ends (no dedup, as in swift-state-graph).
+  /// Records a read of this node: the running tracking registration, if any, joins the
+  /// node's set (both thread-locals are looked up on every read), and the running
+  /// computation, if any, gets a new edge appended to both ends (no dedup, as in
+  /// swift-state-graph).
   func registerRead() {
-    guard let reader = OGThreadLocal.currentNode else { return }
+    let registration = OGThreadLocal.currentRegistration
+    let reader = OGThreadLocal.currentNode
+    if let registration {
+      lock.lock()
+      trackingRegistrations.insert(registration)
+      lock.unlock()
+    }
+    guard let reader else { return }
     let edge = OGEdge(from: self, to: reader)
     lock.lock()
     outgoingEdges.append(edge)

@@ -1,5 +1,7 @@
-/// A writable node (swift-state-graph's `Stored`). A write with an unequal value marks the
-/// outgoing edges pending and pushes `potentiallyDirty` downstream; nothing is recomputed.
+/// A writable node (swift-state-graph's `Stored`). A read reports to Observation (a generic key
+/// path per read) and records its edge; a write with an unequal value notifies Observation
+/// before and after it (a main-actor task each), marks the outgoing edges pending, pushes
+/// `potentiallyDirty` downstream and fires the tracking registrations; nothing is recomputed.
 public final class OGStored<Value>: OGNode, @unchecked Sendable {
   var value: Value
   let equals: (Value, Value) -> Bool
@@ -12,6 +14,7 @@ public final class OGStored<Value>: OGNode, @unchecked Sendable {
 
   public var wrappedValue: Value {
     get {
+      ogObservationAccess(self)
       lock.lock()
       defer { lock.unlock() }
       registerRead()
@@ -23,13 +26,17 @@ public final class OGStored<Value>: OGNode, @unchecked Sendable {
         lock.unlock()
         return
       }
+      ogObservationWillSet(self)
+      defer { ogObservationDidSet(self) }
       value = newValue
       let edges = outgoingEdges
+      let registrations = trackingRegistrations
       lock.unlock()
       for edge in edges {
         edge.isPending = true
         edge.to?.markPotentiallyDirty()
       }
+      for registration in registrations { registration.fire() }
     }
   }
 }

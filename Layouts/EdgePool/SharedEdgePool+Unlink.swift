@@ -3,9 +3,9 @@ import CogCore
 extension SharedEdgePool {
   /// Inline fast path: a run that read its old dependencies again leaves nothing to drop.
   @inlinable @inline(__always)
-  public mutating func endTracking(sub: Slot, cursor: EdgeID, orphaned: inout RawColumn<Slot>) {
-    if nextCandidate(of: sub, after: cursor).isNone { return }
-    dropTail(sub: sub, cursor: cursor, orphaned: &orphaned)
+  package mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>) {
+    if run.next.isNone { return }
+    dropTail(sub: sub, cursor: run.cursor, orphaned: &orphaned)
   }
 
   @inline(never) @usableFromInline
@@ -26,7 +26,7 @@ extension SharedEdgePool {
   }
 
   @inlinable
-  public mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>) {
     if depsHead[sub].isNone { return }
     dropTail(sub: sub, cursor: .none, orphaned: &orphaned)
   }

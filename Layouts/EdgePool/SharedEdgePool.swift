@@ -3,19 +3,23 @@ import CogCore
 /// The shared linked edge pool: alien-signals' link as a 24-byte indexed entry that sits in both
 /// the producer's subscriber list (doubly linked) and the consumer's dependency list (singly
 /// linked), with a free list. Indices instead of object references keep ARC and weak loads out
-/// of propagation; cursor reuse (`track`) makes a steady run allocate and hash nothing.
-@frozen
-public struct SharedEdgePool: EdgeStore {
+/// of propagation; a run's cursor reuses the edges of the previous run in order, so a steady run
+/// allocates and hashes nothing.
+///
+/// Positions are entry indices (`EdgeID`) in both lists; a run holds the last edge it confirmed
+/// and the next candidate (see `SharedEdgePool+Track.swift`).
+@frozen @usableFromInline
+package struct SharedEdgePool: EdgeStore {
   /// One pool entry. Its size is part of the design (24 bytes, checked in the tests).
-  @frozen
-  public struct Edge {
-    public var dep: Slot
-    public var sub: Slot
-    public var prevSub: EdgeID
-    public var nextSub: EdgeID
+  @frozen @usableFromInline
+  package struct Edge {
+    @usableFromInline package var dep: Slot
+    @usableFromInline package var sub: Slot
+    @usableFromInline package var prevSub: EdgeID
+    @usableFromInline package var nextSub: EdgeID
     /// Next dependency of `sub`; for a free entry, the next free entry.
-    public var nextDep: EdgeID
-    public var version: UInt32
+    @usableFromInline package var nextDep: EdgeID
+    @usableFromInline package var version: UInt32
 
     @inlinable init(
       dep: Slot, sub: Slot, prevSub: EdgeID, nextSub: EdgeID, nextDep: EdgeID, version: UInt32
@@ -29,60 +33,76 @@ public struct SharedEdgePool: EdgeStore {
     }
   }
 
+  /// A run's place in its row's dependency list: the edge it confirmed or inserted last
+  /// (`.none` before its first read) and the next edge of the previous run (the candidate).
+  @frozen @usableFromInline
+  package struct Run {
+    @usableFromInline package var cursor: EdgeID
+    @usableFromInline package var next: EdgeID
+    @inlinable init(cursor: EdgeID, next: EdgeID) {
+      self.cursor = cursor
+      self.next = next
+    }
+  }
+
   @usableFromInline var edges: RawColumn<Edge>
   @usableFromInline var depsHead: RawColumn<EdgeID>
   @usableFromInline var subsHead: RawColumn<EdgeID>
   @usableFromInline var subsTail: RawColumn<EdgeID>
   @usableFromInline var freeHead: EdgeID
-  public var liveEdgeCount: Int
+  @usableFromInline package var liveEdgeCount: Int
 
-  @inlinable public init() {
-    edges = RawColumn(capacity: 64)
-    depsHead = RawColumn(capacity: 64)
-    subsHead = RawColumn(capacity: 64)
-    subsTail = RawColumn(capacity: 64)
+  @inlinable package init(reservingRows rows: Int) {
+    edges = RawColumn(capacity: Swift.max(64, rows))
+    depsHead = RawColumn(capacity: rows)
+    subsHead = RawColumn(capacity: rows)
+    subsTail = RawColumn(capacity: rows)
     freeHead = .none
     liveEdgeCount = 0
   }
 
-  public func free() {
+  @usableFromInline package func free() {
     edges.free()
     depsHead.free()
     subsHead.free()
     subsTail.free()
   }
 
-  @inlinable public mutating func ensureSlots(_ count: Int) {
+  @inlinable package mutating func ensureRows(_ count: Int) {
     guard count > depsHead.count else { return }
     depsHead.extend(to: count, with: .none)
     subsHead.extend(to: count, with: .none)
     subsTail.extend(to: count, with: .none)
   }
 
-  @inlinable @inline(__always) public func firstDep(of sub: Slot) -> EdgeID { depsHead[sub] }
-  @inlinable @inline(__always) public func nextDep(_ e: EdgeID) -> EdgeID {
-    edges[Int(e.raw)].nextDep
+  @usableFromInline package var reservedBytes: Int {
+    edges.capacity * MemoryLayout<Edge>.stride + depsHead.capacity * MemoryLayout<EdgeID>.stride
+      * 3
   }
-  @inlinable @inline(__always) public func dep(_ e: EdgeID) -> Slot { edges[Int(e.raw)].dep }
-  @inlinable @inline(__always) public func version(_ e: EdgeID) -> UInt32 {
-    edges[Int(e.raw)].version
+
+  // MARK: Pull
+
+  @inlinable @inline(__always) package func firstDep(of sub: Slot) -> EdgeID { depsHead[sub] }
+  @inlinable @inline(__always) package func nextDep(of sub: Slot, after p: EdgeID) -> EdgeID {
+    edges[Int(p.raw)].nextDep
   }
-  @inlinable @inline(__always) public func firstSub(of dep: Slot) -> EdgeID { subsHead[dep] }
-  @inlinable @inline(__always) public func nextSub(_ e: EdgeID) -> EdgeID {
-    edges[Int(e.raw)].nextSub
+  @inlinable @inline(__always) package func dep(of sub: Slot, at p: EdgeID) -> Slot {
+    edges[Int(p.raw)].dep
   }
-  @inlinable @inline(__always) public func sub(_ e: EdgeID) -> Slot { edges[Int(e.raw)].sub }
-  @inlinable @inline(__always) public func hasSubscribers(_ dep: Slot) -> Bool {
+  @inlinable @inline(__always) package func version(of sub: Slot, at p: EdgeID) -> UInt32 {
+    edges[Int(p.raw)].version
+  }
+
+  // MARK: Push
+
+  @inlinable @inline(__always) package func firstSub(of dep: Slot) -> EdgeID { subsHead[dep] }
+  @inlinable @inline(__always) package func nextSub(of dep: Slot, after p: EdgeID) -> EdgeID {
+    edges[Int(p.raw)].nextSub
+  }
+  @inlinable @inline(__always) package func sub(of dep: Slot, at p: EdgeID) -> Slot {
+    edges[Int(p.raw)].sub
+  }
+  @inlinable @inline(__always) package func hasSubscribers(_ dep: Slot) -> Bool {
     !subsHead[dep].isNone
-  }
-
-  @inlinable @inline(__always)
-  public func nextCandidate(of sub: Slot, after cursor: EdgeID) -> EdgeID {
-    cursor.isNone ? depsHead[sub] : edges[Int(cursor.raw)].nextDep
-  }
-
-  @inlinable @inline(__always)
-  public mutating func confirm(_ e: EdgeID, version: UInt32) {
-    edges[Int(e.raw)].version = version
   }
 }

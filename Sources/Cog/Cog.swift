@@ -1,8 +1,11 @@
 import CogCore
 import CogEdgePool
 
+@_exported import protocol CogCore.CogCyclePlaceholder
+@_exported import enum CogCore.CogError
+
 /// The graph type the public API binds: the core over the shared linked edge pool.
-public typealias CogGraph = Graph<SharedEdgePool>
+@usableFromInline package typealias CogGraph = Graph<SharedEdgePool>
 
 /// A state descriptor: a stable name for one piece of state, usable in any `Cogs` context.
 ///
@@ -18,23 +21,31 @@ public typealias CogGraph = Graph<SharedEdgePool>
 /// Descriptors own no value: each context keeps its own row for them. Declare them once (as
 /// globals or static members) and share them.
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
-  public let id: Int32
-  public let typeIndex: Int32
-  public let label: String
+  @usableFromInline package let id: Int32
+  @usableFromInline package let typeIndex: Int32
+  /// The label given at declaration; empty for the default one.
+  let givenLabel: String
   public let lifetime: CogLifetime
   @usableFromInline let initial: Value?
   /// A manual cog's equality (`nil`: every write changes); automatic cogs compare in their
-  /// behavior.
-  /// Called unretained (`withGuaranteed`); `equalityOwner` keeps it alive.
-  @usableFromInline let equality: Unmanaged<CogEquality<Value>>?
-  let equalityOwner: CogEquality<Value>?
+  /// behavior. Called unretained; `equalityOwner` keeps it alive.
+  @usableFromInline let equality: Unmanaged<SourceEquality<Value>>?
+  let equalityOwner: SourceEquality<Value>?
   @usableFromInline let behavior: RowBehavior<SharedEdgePool>?
   /// This descriptor's row in the context it was last used in.
   @usableFromInline let cache = DescriptorCache.make()
 
   deinit { cache.free() }
 
-  public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
+  /// The given label, or `Cog<Value>#id`. The default is formatted here, on the error and
+  /// debug paths that read it, never at declaration: a formatted label longer than 15 UTF-8
+  /// bytes is a heap string, so formatting it eagerly made declaring a cog allocate once ids
+  /// grew past six digits, and counts depended on how many descriptors the process had made.
+  public var label: String { givenLabel.isEmpty ? "Cog<\(Value.self)>#\(id)" : givenLabel }
+  @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
+    lifetime.cachePolicy
+  }
+  /// Whether this is a manual cog (written in turns) rather than an automatic one.
   public var isManual: Bool { behavior == nil }
 
   /// A manual cog with an initial value, compared with `==`.
@@ -42,7 +53,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
     self.init(
       manual: initial, label: label,
-      equality: Registry.shared(for: Value.self) { CogEquality<Value>(equatableEquals) })
+      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
@@ -50,19 +61,19 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public convenience init(
     _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
   ) {
-    self.init(manual: initial, label: label, equality: equals.map { CogEquality($0) })
+    self.init(manual: initial, label: label, equality: equals.map { SourceEquality($0) })
   }
 
   @usableFromInline
-  init(manual initial: Value, label: String, equality: CogEquality<Value>?) {
+  init(manual initial: Value, label: String, equality: SourceEquality<Value>?) {
     id = Registry.makeDescriptorID()
     typeIndex = Registry.typeIndex(for: Value.self)
-    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
-    self.lifetime = .context
+    givenLabel = label
+    lifetime = .context
     self.initial = initial
     self.equality = equality.map { Unmanaged.passUnretained($0) }
-    self.equalityOwner = equality
-    self.behavior = nil
+    equalityOwner = equality
+    behavior = nil
   }
 
   /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
@@ -76,13 +87,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
       automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
-        // A body that met a cycle saw stale values: keep the last good value.
-        if _slowPath(graph.isFailing) { return false }
-        // The column may have grown while the body ran: locate the entry afterwards.
-        let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
-        if let old = entry.pointee, old == new { return false }
-        entry.pointee = new
-        return true
+        return graph.store(new, at: slot, typeIndex: ti) { $0 == $1 }
       })
   }
 
@@ -98,11 +103,10 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
       automatic: label, lifetime: lifetime, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
-        if _slowPath(graph.isFailing) { return false }
-        let entry = graph.valuePointer(ti, graph.valueIndex[slot], as: Value.self)
-        if let equals, let old = entry.pointee, equals(old, new) { return false }
-        entry.pointee = new
-        return true
+        return graph.store(new, at: slot, typeIndex: ti) { old, new in
+          if let equals { return equals(old, new) }
+          return false
+        }
       })
   }
 
@@ -113,45 +117,47 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   ) {
     id = Registry.makeDescriptorID()
     self.typeIndex = typeIndex
-    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
+    givenLabel = label
     self.lifetime = lifetime
-    self.initial = nil
-    self.equality = nil
-    self.equalityOwner = nil
+    initial = nil
+    equality = nil
+    equalityOwner = nil
     self.behavior = behavior
   }
+}
 
-  /// This descriptor's row in `graph`, created on first use.
+extension Cog: StateName {
+  @usableFromInline package typealias Edges = SharedEdgePool
+
   @MainActor @inlinable @inline(__always)
-  func slot(in graph: CogGraph) -> Slot {
-    if cache.pointee.context == graph.identity {
-      let s = Slot(cache.pointee.slot)
-      if graph.descriptor[s] == id { return s }
-    }
-    return slowSlot(in: graph)
+  package func names(_ candidate: Slot, in graph: CogGraph) -> Bool {
+    graph.rows.descriptor[candidate] == id
   }
 
-  /// The row from the context's map, or a new one; remembered in the cache (cold).
-  @MainActor @inline(never) @usableFromInline
-  func slowSlot(in graph: CogGraph) -> Slot {
-    var s = graph.slot(ofDescriptor: id)
-    if s.isNone { s = makeRow(in: graph) }
-    cache.pointee.context = graph.identity
-    cache.pointee.slot = s.raw
-    return s
+  @MainActor @inlinable @inline(__always)
+  package func resolve(in graph: CogGraph) -> Slot {
+    let s = graph.cachedKeylessSlot(id: id, cache: cache)
+    if _fastPath(!s.isNone) { return s }
+    return resolveSlow(in: graph)
   }
 
-  /// The row if it exists, without creating one.
-  @MainActor func existingSlot(in graph: CogGraph) -> Slot { graph.slot(ofDescriptor: id) }
+  /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
+  @MainActor @inlinable @inline(never)
+  func resolveSlow(in graph: CogGraph) -> Slot {
+    let s = graph.keylessSlotSlow(id: id, cache: cache)
+    if !s.isNone { return s }
+    let made = makeRow(in: graph)
+    graph.remember(made, id: id, cache: cache)
+    return made
+  }
+
+  @MainActor @inlinable
+  package func existing(in graph: CogGraph) -> Slot { graph.slot(ofDescriptor: id) }
 
   @MainActor @usableFromInline
   func makeRow(in graph: CogGraph) -> Slot {
-    let pair = graph.allocateValuePair(typeIndex, initial: initial)
-    graph.setOwner(self, for: id)
-    let s = graph.allocateRow(
-      kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
-      valueIndex: pair, behavior: behavior, lifetime: lifetime.row, key: nil)
-    graph.setSlot(s, ofDescriptor: id)
-    return s
+    graph.makeKeylessRow(
+      id: id, typeIndex: typeIndex, initial: initial, owner: self, behavior: behavior,
+      lifetime: lifetime.row)
   }
 }

@@ -5,7 +5,7 @@ import CogEdgePool
 /// and its own previous value (`c.curr`).
 ///
 /// Valid only while the body runs. It holds the graph unretained, so creating and using it
-/// costs no reference counting.
+/// costs no reference counting. Every read goes through the core's one typed read.
 @MainActor @frozen
 public struct CogContext<Value> {
   @usableFromInline let graph: Unmanaged<CogGraph>
@@ -18,35 +18,28 @@ public struct CogContext<Value> {
 
   /// Reads `cog` and depends on it: this cog reruns when `cog`'s value changes.
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
-    withGuaranteed(graph) { g in
-      let d = g.readByCursor(descriptor: cog.id)
-      if _fastPath(!d.isNone) {
-        return g.valuePointer(cog.typeIndex, g.valueIndex[d], as: T.self).pointee
-          .unsafelyUnwrapped
-      }
-      return g.value(of: cog, tracked: true)
-    }
+    withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
 
   /// Reads the keyed state `ref` and depends on it.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: ref, tracked: true).0 }
+    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
   }
 
   /// Reads `cog` without depending on it (withLatestFrom).
   @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: cog, tracked: false) }
+    withGuaranteed(graph) { $0.read(cog, .peek) }
   }
 
   /// Reads `ref` without depending on it.
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: ref, tracked: false).0 }
+    withGuaranteed(graph) { $0.read(ref.name, .peek) }
   }
 
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
     withGuaranteed(graph) { g in
-      g.valuePointer(g.typeIndex[slot], g.valueIndex[slot], as: Value.self).pointee
+      g.valuePointer(g.rows.typeIndex[slot], g.rows.valueIndex[slot], as: Value.self).pointee
     }
   }
 }

@@ -23,19 +23,3 @@ public enum CogLifetime: Sendable, Equatable {
     return nil
   }
 }
-
-/// How a manual cog compares a staged value with its current one: the closure in a final class
-/// that the descriptor stores unretained and calls through `withGuaranteed`, as the graph does
-/// with behaviors. Calling a stored closure directly cost a retain/release of its context per
-/// write, and a method on an overridable class a retain/release of the object (profiled on
-/// kairo/avoidable, see impl/perf-notes.md).
-@usableFromInline
-final class CogEquality<Value>: @unchecked Sendable {
-  @usableFromInline let equal: @Sendable (Value, Value) -> Bool
-  @inlinable init(_ equal: @escaping @Sendable (Value, Value) -> Bool) { self.equal = equal }
-}
-
-/// `==` as a stored equality. A named generic function rather than a closure literal, so that
-/// inlining an initializer into a main-actor context captures no metatype.
-@inlinable @Sendable
-func equatableEquals<V: Equatable>(_ a: V, _ b: V) -> Bool { a == b }

@@ -1,43 +1,35 @@
 import CogCore
 import CogEdgePool
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a reaction's body sees: tracked reads, untracked reads, and `turn` to schedule writes
 /// (they run as later turns, first in first out, after the current flush).
 @MainActor @frozen
 public struct CogReactionContext {
-  @usableFromInline let cogs: Unmanaged<Cogs>
   @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let slot: Slot
 
-  @inlinable init(cogs: Cogs, slot: Slot) {
-    self.cogs = Unmanaged.passUnretained(cogs)
-    self.graph = Unmanaged.passUnretained(cogs.graph)
+  @inlinable init(graph: CogGraph, slot: Slot) {
+    self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }
 
   @inlinable public subscript<T>(cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: cog, tracked: true) }
+    withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: ref, tracked: true).0 }
+    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
   }
   @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: cog, tracked: false) }
+    withGuaranteed(graph) { $0.read(cog, .peek) }
   }
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.value(of: ref, tracked: false).0 }
+    withGuaranteed(graph) { $0.read(ref.name, .peek) }
   }
 
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
   public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
-    let cogs = cogs.takeUnretainedValue()
-    cogs.schedule(name, by: cogs.graph.ref(slot), body)
+    let g = graph.takeUnretainedValue()
+    g.schedule(name, by: g.ref(slot)) { g, id in body(CogWriter(graph: g, turn: id)) }
   }
 }
 
@@ -57,10 +49,7 @@ public final class CogReaction {
   public func cancel() {
     if isCancelled { return }
     isCancelled = true
-    guard let cogs else { return }
-    cogs.graph.checkLive(ref)
-    cogs.graph.release(ref.slot)
-    cogs.graph.collect()
+    cogs?.graph.cancelReaction(ref)
   }
 }
 
@@ -79,16 +68,9 @@ public final class CogLease {
   public func end() {
     if isEnded { return }
     isEnded = true
-    guard let cogs else { return }
-    cogs.graph.checkLive(ref)
-    cogs.graph.removeLease(ref.slot)
-    cogs.graph.collect()
-  }
-}
-
-enum FileHandleShim {
-  static func writeStandardError(_ s: String) {
-    var s = s
-    s.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+    guard let graph = cogs?.graph else { return }
+    graph.checkLive(ref)
+    graph.removeLease(ref.slot)
+    graph.collect()
   }
 }

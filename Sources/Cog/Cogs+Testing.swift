@@ -4,34 +4,44 @@ import CogCore
 extension Cogs {
   /// The generation of `ref`'s row, or nil when it has none.
   @_spi(Testing) public func generation<T>(of ref: CogRef<T>) -> UInt16? {
-    let s = ref.box.existing(ref.key, in: graph)
-    return s.isNone ? nil : graph.generation[s]
+    let s = ref.name.existing(in: graph)
+    return s.isNone ? nil : graph.rows.generation[s]
   }
 
   /// The slot index of `ref`'s row, or nil when it has none.
   @_spi(Testing) public func slotIndex<T>(of ref: CogRef<T>) -> Int32? {
-    let s = ref.box.existing(ref.key, in: graph)
+    let s = ref.name.existing(in: graph)
     return s.isNone ? nil : s.raw
   }
 
-  /// The row reference of `ref` (for stale-use checks).
-  @_spi(Testing) public func slotRef<T>(of ref: CogRef<T>) -> SlotRef? {
-    let s = ref.box.existing(ref.key, in: graph)
-    return s.isNone ? nil : graph.ref(s)
+  /// Traps (in debug builds) if `ref`'s row, as it was when `token` was taken, has since been
+  /// released and its slot reused.
+  @_spi(Testing) public func rowToken<T>(of ref: CogRef<T>) -> CogRowToken? {
+    let s = ref.name.existing(in: graph)
+    return s.isNone ? nil : CogRowToken(ref: graph.ref(s))
   }
+
+  @_spi(Testing) public func checkLive(_ token: CogRowToken) { graph.checkLive(token.ref) }
 
   /// Whether the current operation met a cycle (its refreshes give up and its results are
   /// discarded): lets tests tell values read in a failing operation from glitches.
   @_spi(Testing) public var isFailingOperation: Bool { graph.isFailing }
 
   /// How many descriptors and reactions this context keeps registered.
-  @_spi(Testing) public var registeredOwnerCount: Int { graph.owners.count }
+  @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.owners.count }
 
   #if DEBUG
     /// Releases `cog`'s row whatever its lifetime (to exercise slot reuse).
-    @_spi(Testing) public func releaseRow<T>(of cog: Cog<T>) { graph.release(cog.slot(in: graph)) }
+    @_spi(Testing) public func releaseRow<T>(of cog: Cog<T>) {
+      graph.release(cog.resolve(in: graph))
+    }
 
     /// Bodies (computeds and reactions) run in this context so far. Debug builds only.
     @_spi(Testing) public var runCount: Int { graph.runCount }
   #endif
+}
+
+/// A row as it was when taken (slot and generation), for stale-use checks in tests.
+@_spi(Testing) public struct CogRowToken {
+  let ref: SlotRef
 }

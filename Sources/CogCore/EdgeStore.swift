@@ -1,47 +1,78 @@
 /// The edge structure the core is generic over: the part of the layout the workbench compares
-/// (shared linked pool, per-state prefix arrays, inline first dependency + overflow).
+/// (shared linked pool, per-row prefix arrays, inline first dependencies plus overflow).
 ///
-/// A conforming store keeps, per slot, an ordered dependency list and a subscriber list, and
-/// supports the four things propagation needs without allocating or hashing in a steady run:
-/// - **track**: during a run, confirm the next dependency in order (cursor reuse) or insert one;
-/// - **end tracking**: after a run, drop the dependencies the run did not read again;
-/// - **iterate subscribers** (push) and **dependencies** (pull, resumable from an `EdgeID`);
-/// - **remove all** dependencies of a slot (release).
+/// A store keeps, per row, an ordered dependency list (what the row's last run read, each
+/// with the dependency's `changedAt` it saw) and a subscriber list (the rows that read it).
+/// Each store owns its positions and its per-run tracking state; the core only hands them
+/// back. Conformers are structs stored inline in the graph, with `@inlinable` members, so that
+/// every call specializes and inlines in the measured binary (no witness-table calls).
 ///
-/// Conformers are structs stored inline in `Graph`, with `@inlinable` members, so that every
-/// call specializes and inlines in the measured binary (no witness-table calls).
-public protocol EdgeStore {
-  init()
-  /// Makes room for slots `0..<count`; new slots have no edges.
-  mutating func ensureSlots(_ count: Int)
+/// **Runs.** A body's run of row `sub` is bracketed by `beginRun` and `endRun`. In between,
+/// each tracked read either confirms the dependency the previous run read at the same place
+/// (`candidate` names it; `confirm` records it: the steady path, no allocation, no search) or
+/// goes through `track` (a new, moved or repeated dependency). Runs nest (a body's read can
+/// refresh and so run another row): the graph keeps the innermost `Run` in its store and each
+/// recompute saves the outer one in its own native frame, so a `Run` is a small value; state a
+/// layout shares across nested runs (a collection buffer, say) must be a stack the runs
+/// record their base in.
+@usableFromInline
+package protocol EdgeStore {
+  /// A resumable position in one row's dependencies (pull).
+  associatedtype DepPosition: EdgePosition
+  /// A resumable position in one row's subscribers (push).
+  associatedtype SubPosition: EdgePosition
+  /// Per-run tracking state (see the type's documentation).
+  associatedtype Run
 
-  func firstDep(of sub: Slot) -> EdgeID
-  func nextDep(_ e: EdgeID) -> EdgeID
-  func dep(_ e: EdgeID) -> Slot
-  /// The dependency's `changedAt` seen when the edge was last confirmed.
-  func version(_ e: EdgeID) -> UInt32
+  init(reservingRows rows: Int)
+  /// Makes room for rows `0..<count`; new rows have no edges.
+  mutating func ensureRows(_ count: Int)
 
-  func firstSub(of dep: Slot) -> EdgeID
-  func nextSub(_ e: EdgeID) -> EdgeID
-  func sub(_ e: EdgeID) -> Slot
+  // MARK: Pull
+  func firstDep(of sub: Slot) -> DepPosition
+  func nextDep(of sub: Slot, after p: DepPosition) -> DepPosition
+  func dep(of sub: Slot, at p: DepPosition) -> Slot
+  /// The dependency's `changedAt` the last run saw at `p`.
+  func version(of sub: Slot, at p: DepPosition) -> UInt32
+
+  // MARK: Push
+  func firstSub(of dep: Slot) -> SubPosition
+  func nextSub(of dep: Slot, after p: SubPosition) -> SubPosition
+  func sub(of dep: Slot, at p: SubPosition) -> Slot
   func hasSubscribers(_ dep: Slot) -> Bool
 
-  /// The edge a run of `sub` would confirm next, given `cursor`, the last edge it confirmed
-  /// (`.none` at the start of the run). `.none` when the run has read past its old list.
-  func nextCandidate(of sub: Slot, after cursor: EdgeID) -> EdgeID
-  /// Records that the running row read again the dependency of `e`, its next candidate (the
-  /// caller checked the row), seeing `version`. The caller advances its cursor to `e`.
-  mutating func confirm(_ e: EdgeID, version: UInt32)
-  /// Records that the running `sub` read `dep`, seeing `version`; advances `cursor`.
-  mutating func track(dep: Slot, sub: Slot, version: UInt32, cursor: inout EdgeID)
-  /// Drops the dependencies of `sub` after `cursor`. Appends to `orphaned` each dependency that
-  /// lost its last subscriber.
-  mutating func endTracking(sub: Slot, cursor: EdgeID, orphaned: inout RawColumn<Slot>)
-  /// Drops every dependency of `sub` (release), reporting orphans as `endTracking` does.
+  // MARK: Tracking
+  /// Starts a run of `sub`.
+  func beginRun(_ sub: Slot) -> Run
+  /// The row the previous run read at this point of the run, or `.none` (read past its old
+  /// list, or the run has left it).
+  func candidate(_ run: Run) -> Slot
+  /// The running row read `candidate(run)` again, seeing `version`.
+  mutating func confirm(_ run: inout Run, version: UInt32)
+  /// The running `sub` read `dep` (not the candidate), seeing `version`.
+  mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+  /// Ends the run of `sub`: drops the dependencies it did not read again. Appends to
+  /// `orphaned` each row that lost its last subscriber.
+  mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>)
+  /// Drops every dependency of `sub` (release), reporting orphans as `endRun` does.
   mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>)
 
-  /// Live edges, for invariant checks and memory reports.
+  // MARK: Reports
+  /// Live dependency edges.
   var liveEdgeCount: Int { get }
+  /// Bytes the store holds for its edges and per-row heads (capacity, not just use).
+  var reservedBytes: Int { get }
+  /// Checks the store's own structure for rows `0..<rowCount` (under `COG_INTERNAL_CHECKS`):
+  /// every dependency is listed among its dependency's subscribers and back, counts agree.
+  /// `isReleased` tells released rows, which must have no edges.
+  func checkInvariants(rowCount: Int, isReleased: (Slot) -> Bool)
   /// Frees the store's buffers; called once by the owning graph's `deinit`.
   func free()
+}
+
+/// A position in a store's list, with a sentinel for "none" (the end of a list).
+@usableFromInline
+package protocol EdgePosition: Equatable {
+  static var none: Self { get }
+  var isNone: Bool { get }
 }

@@ -8,31 +8,31 @@ extension Graph {
   /// (`runFrame`) came after frames `0..<k` and before frame `k`, which its own reads pushed;
   /// bodies that started at the same depth nest in `runParent` order. The cycle is the part of
   /// that chain from `d` to the reader, in read order.
-  @inline(never) @usableFromInline
-  func noteCycle(closingAt d: Slot, reader: Slot) {
-    guard cycle == nil else { return }
+  @inline(never) @inlinable
+  package func noteCycle(closingAt d: Slot, reader: Slot) {
+    guard track.cycle == nil else { return }
     // The running bodies, outermost first.
     var running: [Slot] = []
     var r = activeSub
     while !r.isNone {
       running.append(r)
-      r = runParent[r]
+      r = rows.runParent[r]
     }
     running.reverse()
     // Merge frames and bodies into the chain of reads.
     var chain: [Slot] = []
-    chain.reserveCapacity(running.count + pullStack.count)
+    chain.reserveCapacity(running.count + work.pullStack.count)
     var frame = 0
     for body in running {
-      let start = Int(runFrame[body])
-      while frame < start && frame < pullStack.count {
-        chain.append(pullStack[frame].node)
+      let start = Int(rows.runFrame[body])
+      while frame < start && frame < work.pullStack.count {
+        chain.append(work.pullStack[frame].node)
         frame += 1
       }
       chain.append(body)
     }
-    while frame < pullStack.count {
-      chain.append(pullStack[frame].node)
+    while frame < work.pullStack.count {
+      chain.append(work.pullStack[frame].node)
       frame += 1
     }
     var path: [Slot] = []
@@ -43,24 +43,24 @@ extension Graph {
       path.append(d)
     }
     if !reader.isNone && !path.contains(reader) { path.append(reader) }
-    cycle = path
+    track.cycle = path
   }
 
   /// The names of the rows in `slots`: descriptor labels plus keys. Formatted only on the
   /// error path.
-  public func describe(_ slots: [Slot]) -> [String] {
+  @inlinable package func describe(_ slots: [Slot]) -> [String] {
     slots.map(describe)
   }
 
-  public func describe(_ s: Slot) -> String {
-    let label = owner(of: descriptor[s])?.label ?? "state#\(descriptor[s])"
-    if let key = keyOf[s] { return "\(label)[\(key.base)]" }
+  @inlinable package func describe(_ s: Slot) -> String {
+    let label = owner(of: rows.descriptor[s])?.label ?? "state#\(rows.descriptor[s])"
+    if let key = rows.keyOf[s] { return "\(label)[\(key.base)]" }
     return label
   }
 
   /// Takes the recorded cycle, leaving the graph ready for the next operation.
-  public func takeCycle() -> [Slot]? {
-    defer { cycle = nil }
-    return cycle
+  @inlinable package func takeCycle() -> [Slot]? {
+    defer { track.cycle = nil }
+    return track.cycle
   }
 }

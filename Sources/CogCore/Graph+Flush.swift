@@ -1,11 +1,11 @@
 extension Graph {
   /// Notes that source `s` was written in this turn; returns true on its first write.
   @inlinable @inline(__always)
-  public func touch(_ s: Slot) -> Bool {
-    let f = flags[s]
+  package func touch(_ s: Slot) -> Bool {
+    let f = rows.flags[s]
     if f.contains(.touched) { return false }
-    flags[s] = f.union(.touched)
-    touched.append(s)
+    rows.flags[s] = f.union(.touched)
+    work.touched.append(s)
     return true
   }
 
@@ -13,25 +13,25 @@ extension Graph {
   /// takes it (flip of the value pair), gets a new `changedAt`, and pushes flags. No body runs.
   /// Returns whether any source changed.
   @inlinable @discardableResult
-  public func publish() -> Bool {
+  package func publish() -> Bool {
     var any = false
     var i = 0
-    while i < touched.count {
-      let s = touched[i]
-      var f = flags[s]
+    while i < work.touched.count {
+      let s = work.touched[i]
+      var f = rows.flags[s]
       let changed = f.contains(.staged)
       f.remove([.touched, .staged])
-      flags[s] = f
+      rows.flags[s] = f
       if changed {
-        valueIndex[s] ^= 1
+        rows.valueIndex[s] ^= 1
         revision &+= 1
-        changedAt[s] = revision
+        rows.changedAt[s] = revision
         propagate(from: s)
         any = true
       }
       i &+= 1
     }
-    touched.removeAll()
+    work.touched.removeAll()
     return any
   }
 
@@ -39,49 +39,42 @@ extension Graph {
   /// queued reaction, which runs its body only if a dependency really changed. Cold branches
   /// (computeds no reaction reads) stay flagged until something reads them.
   ///
-  /// Each reaction is an operation of its own: a cycle met by one is handed to `report` and
-  /// the flush goes on with the next. A reaction whose refresh met a cycle stays stale, and
+  /// Each reaction is an operation of its own: a cycle met by one goes to the error handler
+  /// and the flush goes on with the next. A reaction whose refresh met a cycle stays stale, and
   /// push stops at stale rows, so it waits in `blocked`; a flush that published a change
   /// (`retryBlocked`) queues the blocked reactions again.
   @inlinable
-  public func runQueuedReactions(retryBlocked: Bool, report: ([Slot]) -> Void) {
-    if _slowPath(retryBlocked && blocked.count > 0) { requeueBlocked() }
-    if queue.count > 1 { sortQueue() }
+  package func runQueuedReactions(retryBlocked: Bool) {
+    if _slowPath(retryBlocked && work.blocked.count > 0) { requeueBlocked() }
+    if work.queue.count > 1 { sortQueue() }
     var i = 0
-    while i < queue.count {
-      let r = queue[i]
-      if !flags[r].isDisjoint(with: .stale) && !flags[r].contains(.released) {
+    while i < work.queue.count {
+      let r = work.queue[i]
+      if !rows.flags[r].isDisjoint(with: .stale) && !rows.flags[r].contains(.released) {
         refresh(r)
-        if _slowPath(cycle != nil) { reactionFailed(r, report: report) }
+        if _slowPath(isFailing) { reactionFailed(r) }
       }
       i &+= 1
     }
-    queue.removeAll()
+    work.queue.removeAll()
   }
 
   /// Moves the live blocked reactions back into the queue.
-  @inline(never) @usableFromInline
-  func requeueBlocked() {
-    while blocked.count > 0 {
-      let r = blocked.removeLast()
-      if generation[r.slot] == r.generation && !flags[r.slot].contains(.released) {
-        queue.append(r.slot)
+  @inline(never) @inlinable
+  package func requeueBlocked() {
+    while work.blocked.count > 0 {
+      let r = work.blocked.removeLast()
+      if rows.generation[r.slot] == r.generation && !rows.flags[r.slot].contains(.released) {
+        work.queue.append(r.slot)
       }
     }
   }
 
   /// A reaction's refresh met a cycle: report it, and keep the reaction for a retry.
-  @inline(never) @usableFromInline
-  func reactionFailed(_ r: Slot, report: ([Slot]) -> Void) {
-    if let path = takeCycle() { report(path) }
-    blocked.append(ref(r))
-  }
-
-  /// Runs the registration refresh of reaction `r` (its first run); a cycle goes to `report`
-  /// and the reaction waits in `blocked` as in a flush.
-  public func registerReaction(_ r: Slot, report: ([Slot]) -> Void) {
-    refresh(r)
-    if cycle != nil { reactionFailed(r, report: report) }
+  @inline(never) @inlinable
+  package func reactionFailed(_ r: Slot) {
+    reportCycle()
+    work.blocked.append(ref(r))
   }
 
   /// Puts the queue in registration order. Push visits subscribers in subscription order, so
@@ -89,11 +82,11 @@ extension Graph {
   /// out of order (thousands of effects reached depth first, as in the CellX lattice) takes a
   /// radix sort on the registration order: linear, where an insertion sort is quadratic and
   /// a heapsort spent a third of `cellx/1000`'s instructions in its sift-down (profiled).
-  @usableFromInline
-  func sortQueue() {
-    queue.withElements { q in
+  @inlinable
+  package func sortQueue() {
+    work.queue.withElements { q in
       var sorted = true
-      for i in 1..<q.count where order[q[i - 1]] > order[q[i]] {
+      for i in 1..<q.count where rows.order[q[i - 1]] > rows.order[q[i]] {
         sorted = false
         break
       }
@@ -102,13 +95,13 @@ extension Graph {
     }
   }
 
-  @usableFromInline
-  func insertionSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+  @inlinable
+  package func insertionSort(_ q: UnsafeMutableBufferPointer<Slot>) {
     for i in 1..<q.count {
       let x = q[i]
-      let key = order[x]
+      let key = rows.order[x]
       var j = i - 1
-      while j >= 0 && order[q[j]] > key {
+      while j >= 0 && rows.order[q[j]] > key {
         q[j + 1] = q[j]
         j -= 1
       }
@@ -120,29 +113,29 @@ extension Graph {
   /// passes as the span of the queue's orders needs (two for up to 65,536 registrations
   /// between the first and the last queued reaction). The scratch and count columns are
   /// reused, so a steady flush allocates nothing.
-  @usableFromInline
-  func radixSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+  @inlinable
+  package func radixSort(_ q: UnsafeMutableBufferPointer<Slot>) {
     let n = q.count
     var low = UInt32.max
     var high: UInt32 = 0
     for s in q {
-      let o = order[s]
+      let o = rows.order[s]
       low = Swift.min(low, o)
       high = Swift.max(high, o)
     }
     let span = high &- low
-    sortScratch.reserve(n)
-    let scratch = UnsafeMutableBufferPointer(start: sortScratch.base, count: n)
+    work.sortScratch.reserve(n)
+    let scratch = UnsafeMutableBufferPointer(start: work.sortScratch.base, count: n)
     // Reused counts, not `withUnsafeTemporaryAllocation`: 256 words exceed what it keeps on
     // the stack, and it then allocated on every large flush (seen as 1 allocation per sample
     // in cellx/1000).
-    let counts = UnsafeMutableBufferPointer(start: sortCounts.base, count: 256)
+    let counts = UnsafeMutableBufferPointer(start: work.sortCounts.base, count: 256)
     var source = q
     var target = scratch
     var shift: UInt32 = 0
     repeat {
       counts.update(repeating: 0)
-      for s in source { counts[Int(((order[s] &- low) >> shift) & 0xFF)] &+= 1 }
+      for s in source { counts[Int(((rows.order[s] &- low) >> shift) & 0xFF)] &+= 1 }
       var total: Int32 = 0
       for b in 0..<256 {
         let c = counts[b]
@@ -150,7 +143,7 @@ extension Graph {
         total &+= c
       }
       for s in source {
-        let b = Int(((order[s] &- low) >> shift) & 0xFF)
+        let b = Int(((rows.order[s] &- low) >> shift) & 0xFF)
         target[Int(counts[b])] = s
         counts[b] &+= 1
       }

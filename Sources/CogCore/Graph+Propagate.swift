@@ -1,42 +1,79 @@
 extension Graph {
-  /// Push: flags every row downstream of the changed `source`. Direct subscribers become
-  /// DIRTY (their input surely changed), the rest PENDING (check versions before trusting).
+  /// Push: flags every row downstream of the changed `source`. Its direct subscribers become
+  /// DIRTY (their input surely changed), the rows below them PENDING (check versions before
+  /// trusting). The direct level is walked here and each subtree by `flagPending`, so no
+  /// subscriber position is ever asked which dependency it came from (an array layout's
+  /// subscriber entries do not know).
   ///
-  /// The walk does not descend below a row that was already flagged: its subtree was flagged
-  /// when it was. Newly flagged reactions go to the flush queue. Iterative: `pushStack` holds
-  /// the next sibling edge of each level, and only non-`.none` siblings are pushed.
+  /// Newly flagged reactions go to the flush queue.
   @inlinable
-  public func propagate(from source: Slot) {
-    let base = pushStack.count
-    var e = edges.firstSub(of: source)
+  package func propagate(from source: Slot) {
+    var p = edges.firstSub(of: source)
+    while !p.isNone {
+      let n = edges.sub(of: source, at: p)
+      p = edges.nextSub(of: source, after: p)
+      var f = rows.flags[n]
+      if !f.isDisjoint(with: .stale) {
+        // Already flagged (its subtree too); a PENDING row becomes DIRTY.
+        if !f.contains(.dirty) {
+          f.insert(.dirty)
+          rows.flags[n] = f
+        }
+        continue
+      }
+      f.insert(.dirty)
+      rows.flags[n] = f
+      if f.contains(.reaction) { work.queue.append(n) }
+      if edges.hasSubscribers(n) { flagPending(below: n) }
+    }
+  }
+
+  /// Flags the rows below `top` PENDING, depth first, without descending below a row that was
+  /// already flagged (its subtree was flagged when it was). Iterative: `pushStack` holds, per
+  /// level, the row whose subscribers are being walked and the next position among them;
+  /// only levels with a next sibling are pushed.
+  @inlinable
+  package func flagPending(below top: Slot) {
+    let base = work.pushStack.count
+    var d = top
+    var p = edges.firstSub(of: top)
     while true {
-      while !e.isNone {
-        let n = edges.sub(e)
-        let next = edges.nextSub(e)
-        var f = flags[n]
+      while !p.isNone {
+        let n = edges.sub(of: d, at: p)
+        let next = edges.nextSub(of: d, after: p)
+        var f = rows.flags[n]
         if !f.isDisjoint(with: .stale) {
-          // Already flagged; a direct subscriber that was only PENDING becomes DIRTY, and
-          // its subtree is flagged already.
-          if !f.contains(.dirty) && edges.dep(e) == source {
-            f.insert(.dirty)
-            flags[n] = f
-          }
-          e = next
+          p = next
           continue
         }
-        f.insert(edges.dep(e) == source ? .dirty : .pending)
-        flags[n] = f
-        if f.contains(.reaction) { queue.append(n) }
+        f.insert(.pending)
+        rows.flags[n] = f
+        if f.contains(.reaction) { work.queue.append(n) }
         let child = edges.firstSub(of: n)
         if !child.isNone {
-          if !next.isNone { pushStack.append(next) }
-          e = child
+          if !next.isNone { work.pushStack.append(PushFrame(dep: d, next: next)) }
+          d = n
+          p = child
         } else {
-          e = next
+          p = next
         }
       }
-      if pushStack.count == base { return }
-      e = pushStack.removeLast()
+      if work.pushStack.count == base { return }
+      let frame = work.pushStack.removeLast()
+      d = frame.dep
+      p = frame.next
     }
+  }
+}
+
+/// One level of the push's explicit stack: the row whose subscribers are being walked and the
+/// position of the next one.
+@frozen @usableFromInline
+package struct PushFrame<Position: EdgePosition> {
+  @usableFromInline package var dep: Slot
+  @usableFromInline package var next: Position
+  @inlinable @inline(__always) package init(dep: Slot, next: Position) {
+    self.dep = dep
+    self.next = next
   }
 }

@@ -17,64 +17,64 @@ extension Graph {
   /// Once a cycle has been met in the current operation, every refresh gives up: it leaves
   /// its rows stale (to be recomputed by a later read) instead of walking the cycle again.
   @inlinable
-  public func refresh(_ root: Slot) {
-    let base = pullStack.count
-    flags[root].insert(.visiting)
-    pullStack.append(PullFrame(node: root, cursor: edges.firstDep(of: root)))
-    while pullStack.count > base {
-      if _slowPath(cycle != nil) {
+  package func refresh(_ root: Slot) {
+    let base = work.pullStack.count
+    rows.flags[root].insert(.visiting)
+    work.pullStack.append(PullFrame(node: root, position: edges.firstDep(of: root)))
+    while work.pullStack.count > base {
+      if _slowPath(isFailing) {
         abandonRefresh(downTo: base)
         return
       }
-      let top = pullStack.count &- 1
-      let n = pullStack[top].node
-      if !flags[n].contains(.dirty) {
-        var e = pullStack[top].cursor
+      let top = work.pullStack.count &- 1
+      let n = work.pullStack[top].node
+      if !rows.flags[n].contains(.dirty) {
+        var p = work.pullStack[top].position
         var descended = false
-        while !e.isNone {
-          let d = edges.dep(e)
-          let fd = flags[d]
+        while !p.isNone {
+          let d = edges.dep(of: n, at: p)
+          let fd = rows.flags[d]
           if !fd.isDisjoint(with: .stale) {
             if !fd.isDisjoint(with: .inProgress) {
               noteCycle(closingAt: d, reader: n)
               break
             }
-            pullStack[top].cursor = e
-            flags[d].insert(.visiting)
-            pullStack.append(PullFrame(node: d, cursor: edges.firstDep(of: d)))
+            work.pullStack[top].position = p
+            rows.flags[d].insert(.visiting)
+            work.pullStack.append(PullFrame(node: d, position: edges.firstDep(of: d)))
             descended = true
             break
           }
-          if changedAt[d] != edges.version(e) {
-            flags[n].insert(.dirty)
+          if rows.changedAt[d] != edges.version(of: n, at: p) {
+            rows.flags[n].insert(.dirty)
             break
           }
-          e = edges.nextDep(e)
+          p = edges.nextDep(of: n, after: p)
         }
         if descended { continue }
       }
-      if _slowPath(cycle != nil) { continue }
-      _ = pullStack.removeLast()
-      flags[n].remove(.visiting)
-      if flags[n].contains(.dirty) {
-        if recompute(n) && pullStack.count > base {
+      if _slowPath(isFailing) { continue }
+      _ = work.pullStack.removeLast()
+      rows.flags[n].remove(.visiting)
+      if rows.flags[n].contains(.dirty) {
+        if recompute(n) && work.pullStack.count > base {
           // The frame below descended into n from its scan, so it reads n, whose value just
           // changed: it is dirty, no need to compare the edge's version when it resumes.
-          flags[pullStack[pullStack.count &- 1].node].insert(.dirty)
+          rows.flags[work.pullStack[work.pullStack.count &- 1].node].insert(.dirty)
         }
       } else {
-        flags[n].remove(.pending)
+        rows.flags[n].remove(.pending)
       }
     }
   }
 
   /// Pops this refresh's frames after a cycle, leaving the rows stale.
-  @inline(never) @usableFromInline
-  func abandonRefresh(downTo base: Int) {
-    while pullStack.count > base {
-      let n = pullStack.removeLast().node
-      flags[n].remove(.visiting)
-      if !flags[n].contains(.dirty) { flags[n].insert(.pending) }
+  @inline(never) @inlinable
+  package func abandonRefresh(downTo base: Int) {
+    while work.pullStack.count > base {
+      let n = work.pullStack.removeLast().node
+      rows.flags[n].remove(.visiting)
+      if !rows.flags[n].contains(.dirty) { rows.flags[n].insert(.pending) }
     }
   }
 
@@ -86,14 +86,15 @@ extension Graph {
   /// (the row keeps its last good value) and the row is left dirty, so that nothing computed
   /// from a cycle's stale values is ever served as current.
   @inlinable @discardableResult
-  public func recompute(_ n: Slot) -> Bool {
+  package func recompute(_ n: Slot) -> Bool {
     let savedSub = activeSub
-    let savedCursor = cursor
+    // The outer run's tracking state stays in this frame while n runs (runs nest).
+    let savedRun = run
     activeSub = n
-    cursor = .none
-    flags[n].insert(.computing)
-    runParent[n] = savedSub
-    runFrame[n] = Int32(truncatingIfNeeded: pullStack.count)
+    run = edges.beginRun(n)
+    rows.flags[n].insert(.computing)
+    rows.runParent[n] = savedSub
+    rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
     let changed: Bool
     // A body that runs inside another body (a first evaluation, or a read of a stale row) adds
     // native frames; a deep chain of them moves to a fresh stack segment when the current
@@ -101,25 +102,25 @@ extension Graph {
     if _slowPath(!savedSub.isNone) && _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
       changed = runOnFreshStack(n)
     } else {
-      changed = withGuaranteed(behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
     }
     #if DEBUG
       runCount &+= 1
     #endif
-    edges.endTracking(sub: n, cursor: cursor, orphaned: &orphaned)
+    edges.endRun(run, sub: n, orphaned: &work.orphaned)
     activeSub = savedSub
-    cursor = savedCursor
-    var f = flags[n]
+    run = savedRun
+    var f = rows.flags[n]
     f.remove([.computing, .dirty, .pending])
-    if cycle != nil {
+    if isFailing {
       f.insert(.dirty)  // its body saw a cycle's stale values: redo next time
     } else {
       f.insert(.hasValue)
     }
-    flags[n] = f
+    rows.flags[n] = f
     if changed {
       revision &+= 1
-      changedAt[n] = revision
+      rows.changedAt[n] = revision
     }
     return changed
   }
@@ -133,12 +134,12 @@ extension Graph {
 
   /// Runs the body of `n` on a fresh stack segment (cold: once per segment's worth of
   /// nesting). Stops with a clear message where the platform cannot switch stacks.
-  @inline(never) @usableFromInline
-  func runOnFreshStack(_ n: Slot) -> Bool {
+  @inline(never) @inlinable
+  package func runOnFreshStack(_ n: Slot) -> Bool {
     var job = FreshStackJob(graph: Unmanaged.passUnretained(self as AnyObject), slot: n) {
       graph, slot in
       let g = unsafeDowncast(graph, to: Graph.self)
-      return withGuaranteed(g.behavior[slot].object.unsafelyUnwrapped) { $0.run(g, slot) }
+      return withGuaranteed(g.rows.behavior[slot].object.unsafelyUnwrapped) { $0.run(g, slot) }
     }
     let status = withUnsafeMutablePointer(to: &job) { p in
       cog_run_on_fresh_stack(Graph.stackSegment, freshStackTrampoline, UnsafeMutableRawPointer(p))
@@ -147,13 +148,13 @@ extension Graph {
     return job.changed
   }
 
-  @inline(never) @usableFromInline
-  func stackExhausted(at n: Slot) -> Never {
+  @inline(never) @inlinable
+  package func stackExhausted(at n: Slot) -> Never {
     var depth = 0
     var r = activeSub
     while !r.isNone {
       depth += 1
-      r = runParent[r]
+      r = rows.runParent[r]
     }
     fatalError(
       "Cog: evaluating '\(describe(n))' nested \(depth) bodies deep and the stack is nearly "
@@ -166,12 +167,12 @@ extension Graph {
 /// Not generic (a C function pointer cannot carry generic context): the body is a closure over
 /// the erased graph.
 @usableFromInline
-struct FreshStackJob {
+package struct FreshStackJob {
   @usableFromInline let graph: Unmanaged<AnyObject>
   @usableFromInline let slot: Slot
   @usableFromInline let body: @MainActor (AnyObject, Slot) -> Bool
-  @usableFromInline var changed = false
-  @usableFromInline init(
+  @usableFromInline package var changed = false
+  @usableFromInline package init(
     graph: Unmanaged<AnyObject>, slot: Slot, body: @escaping @MainActor (AnyObject, Slot) -> Bool
   ) {
     self.graph = graph
@@ -182,7 +183,7 @@ struct FreshStackJob {
 
 /// Runs a `FreshStackJob` on the fresh segment, on the same thread (the main actor's).
 @usableFromInline
-let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
+package let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
   // The segment runs on the thread that switched to it: the main actor's.
   nonisolated(unsafe) let job = p.unsafelyUnwrapped.assumingMemoryBound(to: FreshStackJob.self)
   MainActor.assumeIsolated {
@@ -191,15 +192,15 @@ let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { 
   }
 }
 
-/// One entry of the pull's explicit stack: a row being checked and the dependency edge its
+/// One entry of the pull's explicit stack: a row being checked and the dependency position its
 /// scan resumes at. One stack of pairs rather than two parallel stacks: a push or pop is one
 /// capacity check and one count update.
-@frozen
-public struct PullFrame {
-  public var node: Slot
-  public var cursor: EdgeID
-  @inlinable @inline(__always) public init(node: Slot, cursor: EdgeID) {
+@frozen @usableFromInline
+package struct PullFrame<Position: EdgePosition> {
+  @usableFromInline package var node: Slot
+  @usableFromInline package var position: Position
+  @inlinable @inline(__always) package init(node: Slot, position: Position) {
     self.node = node
-    self.cursor = cursor
+    self.position = position
   }
 }

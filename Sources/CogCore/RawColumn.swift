@@ -6,13 +6,13 @@
 /// never copied, and freed by its owner's `deinit`, so neither check buys anything here.
 ///
 /// Elements `0..<count` are initialized. Index checks are debug assertions.
-@frozen
-public struct RawColumn<Element> {
-  public var base: UnsafeMutablePointer<Element>
-  public var count: Int
-  public var capacity: Int
+@frozen @usableFromInline
+package struct RawColumn<Element> {
+  @usableFromInline package var base: UnsafeMutablePointer<Element>
+  @usableFromInline package var count: Int
+  @usableFromInline package var capacity: Int
 
-  @inlinable public init(capacity: Int = 16) {
+  @inlinable package init(capacity: Int = 16) {
     let c = Swift.max(capacity, 4)
     base = .allocate(capacity: c)
     count = 0
@@ -20,12 +20,12 @@ public struct RawColumn<Element> {
   }
 
   /// Deinitializes the elements and frees the buffer. The owner calls it exactly once.
-  @inlinable public func free() {
+  @inlinable package func free() {
     base.deinitialize(count: count)
     base.deallocate()
   }
 
-  @inlinable public subscript(i: Int) -> Element {
+  @inlinable package subscript(i: Int) -> Element {
     @inline(__always) unsafeAddress {
       assert(i >= 0 && i < count, "column index out of range")
       return UnsafePointer(base + i)
@@ -36,7 +36,7 @@ public struct RawColumn<Element> {
     }
   }
 
-  @inlinable public subscript(s: Slot) -> Element {
+  @inlinable package subscript(s: Slot) -> Element {
     @inline(__always) unsafeAddress {
       assert(s.raw >= 0 && Int(s.raw) < count, "column slot out of range")
       return UnsafePointer(base + Int(s.raw))
@@ -47,20 +47,20 @@ public struct RawColumn<Element> {
     }
   }
 
-  @inlinable @inline(__always) public mutating func append(_ e: Element) {
+  @inlinable @inline(__always) package mutating func append(_ e: Element) {
     if count == capacity { grow(minimumCapacity: count + 1) }
     (base + count).initialize(to: e)
     count &+= 1  // count < capacity: cannot overflow (saves an overflow check per push)
   }
 
-  @inlinable @inline(__always) public mutating func removeLast() -> Element {
+  @inlinable @inline(__always) package mutating func removeLast() -> Element {
     assert(count > 0)
     count &-= 1
     return (base + count).move()
   }
 
   /// Removes the first `n` elements, moving the rest down (cold paths only: O(count)).
-  @inlinable public mutating func removeFirst(_ n: Int) {
+  @inlinable package mutating func removeFirst(_ n: Int) {
     assert(n >= 0 && n <= count)
     if n == 0 { return }
     base.deinitialize(count: n)
@@ -68,13 +68,13 @@ public struct RawColumn<Element> {
     count -= n
   }
 
-  @inlinable public mutating func removeAll() {
+  @inlinable package mutating func removeAll() {
     base.deinitialize(count: count)
     count = 0
   }
 
   /// Appends `e` until `count == n`.
-  @inlinable public mutating func extend(to n: Int, with e: Element) {
+  @inlinable package mutating func extend(to n: Int, with e: Element) {
     if n > capacity { grow(minimumCapacity: n) }
     while count < n {
       (base + count).initialize(to: e)
@@ -82,7 +82,7 @@ public struct RawColumn<Element> {
     }
   }
 
-  @inlinable public mutating func reserve(_ n: Int) {
+  @inlinable package mutating func reserve(_ n: Int) {
     if n > capacity { grow(minimumCapacity: n) }
   }
 
@@ -97,7 +97,7 @@ public struct RawColumn<Element> {
   }
 
   /// The initialized elements, borrowed. Must not escape the closure.
-  @inlinable public func withElements<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R)
+  @inlinable package func withElements<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R)
     rethrows -> R
   {
     try body(UnsafeMutableBufferPointer(start: base, count: count))

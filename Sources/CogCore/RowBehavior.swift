@@ -10,25 +10,27 @@
 /// retain and a release of its context per call (../shared/research/floor.md, "Closure
 /// context retain per call"). The descriptor's per-context state keeps the object alive.
 @MainActor
-public final class RowBehavior<Edges: EdgeStore> {
-  public let run: @MainActor (Graph<Edges>, Slot) -> Bool
-  @inlinable nonisolated public init(run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool) {
+@usableFromInline
+package final class RowBehavior<Edges: EdgeStore> {
+  @usableFromInline package let run: @MainActor (Graph<Edges>, Slot) -> Bool
+  @inlinable nonisolated package init(run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool) {
     self.run = run
   }
 }
 
 /// An unretained reference to a row's behavior, as stored in the behavior column. Calling
 /// through it with `withGuaranteed` costs no reference counting.
-@frozen
-public struct BehaviorRef<Edges: EdgeStore> {
-  public var object: Unmanaged<RowBehavior<Edges>>?
-  @inlinable public init(_ object: RowBehavior<Edges>?) {
+@frozen @usableFromInline
+package struct BehaviorRef<Edges: EdgeStore> {
+  @usableFromInline package var object: Unmanaged<RowBehavior<Edges>>?
+  @inlinable package init(_ object: RowBehavior<Edges>?) {
     self.object = object.map { Unmanaged.passUnretained($0) }
   }
 }
 
 /// How long a row lives once nothing observes it.
-public enum RowLifetime: UInt8, Sendable {
+@usableFromInline
+package enum RowLifetime: UInt8, Sendable {
   /// As long as the context (manual states, and automatic states by default).
   case context = 0
   /// Released when the last subscriber or lease goes.
@@ -39,7 +41,8 @@ public enum RowLifetime: UInt8, Sendable {
 
 /// A descriptor as the graph sees it: a name for error messages and a cache policy. The
 /// graph keeps its owners alive, so rows never outlive the descriptor that runs them.
-public protocol RowOwner: AnyObject, Sendable {
+@usableFromInline
+package protocol RowOwner: AnyObject, Sendable {
   /// The descriptor's label, for error messages and the debug history.
   var label: String { get }
   /// For `.cache` rows: how many unobserved rows to keep, and for how long.
@@ -48,7 +51,8 @@ public protocol RowOwner: AnyObject, Sendable {
 
 /// The per-context key index of a keyed descriptor, told when one of its rows is released.
 @MainActor
-public protocol KeyedRowIndex: AnyObject {
+@usableFromInline
+package protocol KeyedRowIndex: AnyObject {
   func forget(key: AnyHashable, slot: Slot)
 }
 
@@ -58,7 +62,7 @@ public protocol KeyedRowIndex: AnyObject {
 /// does not hand an isolated closure to a module compiled without strict concurrency, which
 /// would cost a dynamic executor check per call.
 @inlinable @inline(__always)
-public nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ body: (T) -> R) -> R {
+package nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ body: (T) -> R) -> R {
   u._withUnsafeGuaranteedRef(body)
 }
 
@@ -66,19 +70,19 @@ public nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ bod
 /// identity and the slot (or, for a keyed box, its key index). Descriptors are shared by every
 /// context, so this is a one-entry cache; a miss falls back to the context's dictionaries.
 /// Kept behind a pointer the descriptor owns, so reading it costs no exclusivity check.
-@frozen
-public struct DescriptorCache {
+@frozen @usableFromInline
+package struct DescriptorCache {
   /// The serial of the context the entry belongs to; 0: none.
-  public var context: Int
-  public var slot: Int32
-  public var index: Unmanaged<AnyObject>?
-  @inlinable public init() {
+  @usableFromInline package var context: Int
+  @usableFromInline package var slot: Int32
+  @usableFromInline package var index: Unmanaged<AnyObject>?
+  @inlinable package init() {
     context = 0
     slot = -1
     index = nil
   }
 
-  @inlinable public static func make() -> DescriptorCacheRef {
+  @inlinable package static func make() -> DescriptorCacheRef {
     let p = UnsafeMutablePointer<DescriptorCache>.allocate(capacity: 1)
     p.initialize(to: DescriptorCache())
     return DescriptorCacheRef(pointer: p)
@@ -87,18 +91,18 @@ public struct DescriptorCache {
 
 /// The pointer to a descriptor's cache. Descriptors are shared across threads as values but
 /// their caches are only read and written by main-actor graph code, hence `@unchecked`.
-@frozen
-public struct DescriptorCacheRef: @unchecked Sendable {
-  public let pointer: UnsafeMutablePointer<DescriptorCache>
-  @inlinable public init(pointer: UnsafeMutablePointer<DescriptorCache>) { self.pointer = pointer }
+@frozen @usableFromInline
+package struct DescriptorCacheRef: @unchecked Sendable {
+  @usableFromInline package let pointer: UnsafeMutablePointer<DescriptorCache>
+  @inlinable package init(pointer: UnsafeMutablePointer<DescriptorCache>) { self.pointer = pointer }
 
-  @inlinable public var pointee: DescriptorCache {
+  @inlinable package var pointee: DescriptorCache {
     @inline(__always) unsafeAddress { UnsafePointer(pointer) }
     @inline(__always) nonmutating unsafeMutableAddress { pointer }
   }
 
   /// Frees the cache; its descriptor's `deinit` calls it once.
-  public func free() {
+  @usableFromInline package func free() {
     pointer.deinitialize(count: 1)
     pointer.deallocate()
   }

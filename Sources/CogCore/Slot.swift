@@ -2,42 +2,46 @@
 ///
 /// Slots are reused after a row is released; `generation` tells the uses apart (see
 /// `SlotRef`). Slots never appear in public value references: those name a descriptor and key.
-@frozen
-public struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
-  public var raw: Int32
-  @inlinable @inline(__always) public init(_ raw: Int32) { self.raw = raw }
-  @inlinable @inline(__always) public init(_ raw: Int) { self.raw = Int32(truncatingIfNeeded: raw) }
+@frozen @usableFromInline
+package struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
+  @usableFromInline package var raw: Int32
+  @inlinable @inline(__always) package init(_ raw: Int32) { self.raw = raw }
+  @inlinable @inline(__always) package init(_ raw: Int) {
+    self.raw = Int32(truncatingIfNeeded: raw)
+  }
 
   /// "No row". `-1` so that a freshly grown `slotOf` column filled with `-1` means "absent".
-  @inlinable public static var none: Slot { Slot(Int32(-1)) }
+  @inlinable package static var none: Slot { Slot(Int32(-1)) }
 
-  @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
-  @inlinable @inline(__always) public var index: Int { Int(raw) }
-  @inlinable public static func < (a: Slot, b: Slot) -> Bool { a.raw < b.raw }
-  public var description: String { isNone ? "s-" : "s\(raw)" }
+  @inlinable @inline(__always) package var isNone: Bool { raw < 0 }
+  @inlinable @inline(__always) package var index: Int { Int(raw) }
+  @inlinable package static func < (a: Slot, b: Slot) -> Bool { a.raw < b.raw }
+  @usableFromInline package var description: String { isNone ? "s-" : "s\(raw)" }
 }
 
 /// An entry of an edge store. What it indexes is the store's business; the core only compares
 /// it with `.none` and hands it back.
-@frozen
-public struct EdgeID: Hashable, CustomStringConvertible, Sendable {
-  public var raw: Int32
-  @inlinable @inline(__always) public init(_ raw: Int32) { self.raw = raw }
+@frozen @usableFromInline
+package struct EdgeID: Hashable, CustomStringConvertible, Sendable {
+  @usableFromInline package var raw: Int32
+  @inlinable @inline(__always) package init(_ raw: Int32) { self.raw = raw }
   /// "No edge": the end of a list. `-1` for the same reason as `Slot.none`.
-  @inlinable public static var none: EdgeID { EdgeID(Int32(-1)) }
-  @inlinable @inline(__always) public var isNone: Bool { raw < 0 }
-  public var description: String { isNone ? "e-" : "e\(raw)" }
+  @inlinable package static var none: EdgeID { EdgeID(Int32(-1)) }
+  @inlinable @inline(__always) package var isNone: Bool { raw < 0 }
+  @usableFromInline package var description: String { isNone ? "e-" : "e\(raw)" }
 }
 
 /// A slot together with the generation it had when the reference was taken. Holders that keep
 /// a row across turns (leases, reactions, debug tools) use it so that a stale use is caught.
-@frozen
-public struct SlotRef: Hashable, Sendable, CustomStringConvertible {
-  public var slot: Slot
-  public var generation: UInt16
-  @inlinable public init(slot: Slot, generation: UInt16) {
+@frozen @usableFromInline
+package struct SlotRef: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline package var slot: Slot
+  @usableFromInline package var generation: UInt16
+  @inlinable package init(slot: Slot, generation: UInt16) {
     self.slot = slot
     self.generation = generation
   }
-  public var description: String { "\(slot)@\(generation)" }
+  @usableFromInline package var description: String { "\(slot)@\(generation)" }
 }
+
+extension EdgeID: EdgePosition {}

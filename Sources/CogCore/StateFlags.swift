@@ -18,31 +18,31 @@
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
 /// ```
 /// CLEAN is "neither dirty nor pending". Bits 11 and 13–15 are free.
-@frozen
-public struct StateFlags: OptionSet, Sendable, Hashable {
-  public var rawValue: UInt16
-  @inlinable @inline(__always) public init(rawValue: UInt16) { self.rawValue = rawValue }
+@frozen @usableFromInline
+package struct StateFlags: OptionSet, Sendable, Hashable {
+  @usableFromInline package var rawValue: UInt16
+  @inlinable @inline(__always) package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-  @inlinable public static var dirty: StateFlags { StateFlags(rawValue: 1 << 0) }
-  @inlinable public static var pending: StateFlags { StateFlags(rawValue: 1 << 1) }
-  @inlinable public static var computing: StateFlags { StateFlags(rawValue: 1 << 2) }
-  @inlinable public static var cached: StateFlags { StateFlags(rawValue: 1 << 3) }
-  @inlinable public static var hasValue: StateFlags { StateFlags(rawValue: 1 << 4) }
-  @inlinable public static var source: StateFlags { StateFlags(rawValue: 1 << 5) }
-  @inlinable public static var computed: StateFlags { StateFlags(rawValue: 1 << 6) }
-  @inlinable public static var reaction: StateFlags { StateFlags(rawValue: 1 << 7) }
-  @inlinable public static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
-  @inlinable public static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
-  @inlinable public static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
-  @inlinable public static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
+  @inlinable package static var dirty: StateFlags { StateFlags(rawValue: 1 << 0) }
+  @inlinable package static var pending: StateFlags { StateFlags(rawValue: 1 << 1) }
+  @inlinable package static var computing: StateFlags { StateFlags(rawValue: 1 << 2) }
+  @inlinable package static var cached: StateFlags { StateFlags(rawValue: 1 << 3) }
+  @inlinable package static var hasValue: StateFlags { StateFlags(rawValue: 1 << 4) }
+  @inlinable package static var source: StateFlags { StateFlags(rawValue: 1 << 5) }
+  @inlinable package static var computed: StateFlags { StateFlags(rawValue: 1 << 6) }
+  @inlinable package static var reaction: StateFlags { StateFlags(rawValue: 1 << 7) }
+  @inlinable package static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
+  @inlinable package static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
+  @inlinable package static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
+  @inlinable package static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.
-  @inlinable public static var stale: StateFlags { [.dirty, .pending] }
+  @inlinable package static var stale: StateFlags { [.dirty, .pending] }
   /// What a read must look at before using the value: stale, or part of a pull in progress
   /// (reaching a computing or visiting row closes a cycle).
-  @inlinable public static var attention: StateFlags { [.dirty, .pending, .computing, .visiting] }
+  @inlinable package static var attention: StateFlags { [.dirty, .pending, .computing, .visiting] }
   /// A row on the way of the current pull: reading it again closes a cycle.
-  @inlinable public static var inProgress: StateFlags { [.computing, .visiting] }
+  @inlinable package static var inProgress: StateFlags { [.computing, .visiting] }
   /// Rows that run a body (computeds and reactions).
-  @inlinable public static var runs: StateFlags { [.computed, .reaction] }
+  @inlinable package static var runs: StateFlags { [.computed, .reaction] }
 }

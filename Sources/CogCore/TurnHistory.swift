@@ -1,17 +1,18 @@
 /// The debug history: a fixed ring of integer turn records. Labels are resolved only when the
 /// history is displayed. Compiled in debug builds only; release builds carry none of it.
-public struct TurnHistory {
+@usableFromInline
+package struct TurnHistory {
   /// One turn: its id, the index of its op name, and up to four touched slots with the
   /// generations they had then (a slot may belong to another row by the time it is shown).
-  public struct Record: Sendable, Equatable {
-    public var turn: UInt32
-    public var op: UInt16
-    public var touchedCount: UInt16
-    public var touched: (Int32, Int32, Int32, Int32)
-    public var generations: (UInt16, UInt16, UInt16, UInt16)
+  @usableFromInline package struct Record: Sendable, Equatable {
+    @usableFromInline package var turn: UInt32
+    @usableFromInline package var op: UInt16
+    @usableFromInline package var touchedCount: UInt16
+    @usableFromInline package var touched: (Int32, Int32, Int32, Int32)
+    @usableFromInline package var generations: (UInt16, UInt16, UInt16, UInt16)
 
     /// The touched rows recorded (at most four), with their generations then.
-    public var touchedRefs: [SlotRef] {
+    @inlinable package var touchedRefs: [SlotRef] {
       let slots = [touched.0, touched.1, touched.2, touched.3]
       let gens = [generations.0, generations.1, generations.2, generations.3]
       return (0..<min(4, Int(touchedCount))).filter { slots[$0] >= 0 }.map {
@@ -19,23 +20,23 @@ public struct TurnHistory {
       }
     }
 
-    public static func == (a: Record, b: Record) -> Bool {
+    @inlinable package static func == (a: Record, b: Record) -> Bool {
       a.turn == b.turn && a.op == b.op && a.touchedRefs == b.touchedRefs
         && a.touchedCount == b.touchedCount
     }
   }
 
-  public static let capacity = 256
-  public private(set) var records: [Record] = []
-  public private(set) var next = 0
+  @usableFromInline package static let capacity = 256
+  @usableFromInline package private(set) var records: [Record] = []
+  @usableFromInline package private(set) var next = 0
   /// Op names by index. Interned by the address of their static text, so recording a turn
   /// never hashes or formats a string.
-  public private(set) var opNames: [StaticString] = []
+  @usableFromInline package private(set) var opNames: [StaticString] = []
   private var opIndex: [UnsafeRawPointer: UInt16] = [:]
 
-  public init() { records.reserveCapacity(Self.capacity) }
+  package init() { records.reserveCapacity(Self.capacity) }
 
-  public mutating func record(
+  @usableFromInline package mutating func record(
     turn: UInt32, op: StaticString, touched: UnsafeBufferPointer<Slot>,
     generation: (Slot) -> UInt16
   ) {
@@ -62,7 +63,27 @@ public struct TurnHistory {
   }
 
   /// The records, oldest first.
-  public var ordered: [Record] {
+  @usableFromInline package var ordered: [Record] {
     records.count < Self.capacity ? records : Array(records[next...] + records[..<next])
   }
 }
+
+#if DEBUG
+  extension Graph {
+    /// The debug history, oldest turn first: turn id, op name and the labels of up to four
+    /// touched states, resolved now; a state whose row was released since shows as
+    /// "(released)".
+    @inlinable package var historyEntries: [(turn: UInt32, op: String, touched: [String])] {
+      history.ordered.map { r in
+        (
+          r.turn, "\(history.opNames[Int(r.op)])",
+          r.touchedRefs.map { ref in
+            rows.generation[ref.slot] != ref.generation
+              || rows.flags[ref.slot].contains(.released)
+              ? "(released)" : describe(ref.slot)
+          }
+        )
+      }
+    }
+  }
+#endif

@@ -1,10 +1,11 @@
 /// The type-erased face of a typed value column: what the core needs without knowing the
 /// value type (dropping a released row's value). Only cold paths call through it.
 @MainActor
-public class AnyValueColumn {
+@usableFromInline
+package class AnyValueColumn {
   @usableFromInline init() {}
   /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
-  public func drop(pair: Int32) { fatalError("abstract") }
+  @usableFromInline package func drop(pair: Int32) { fatalError("abstract") }
 }
 
 /// One typed column per value type per context: values are read concretely, with no `Any`
@@ -14,11 +15,12 @@ public class AnyValueColumn {
 /// one; a source stages a write in the other and a flush publishes it by flipping the low bit
 /// of `valueIndex`, so publishing needs no typed code. Computeds use the even entry only.
 @MainActor
-public final class ValueColumn<Value>: AnyValueColumn {
-  @exclusivity(unchecked) public var values: RawColumn<Value?>
+@usableFromInline
+package final class ValueColumn<Value>: AnyValueColumn {
+  @exclusivity(unchecked) @usableFromInline package var values: RawColumn<Value?>
   @exclusivity(unchecked) @usableFromInline var freePairs: RawColumn<Int32>
 
-  @inlinable override public init() {
+  @inlinable override package init() {
     values = RawColumn(capacity: 32)
     freePairs = RawColumn(capacity: 8)
     super.init()
@@ -30,7 +32,7 @@ public final class ValueColumn<Value>: AnyValueColumn {
   }
 
   /// A pair for a new row, with `initial` in its even entry.
-  @inlinable public func allocatePair(initial: Value?) -> Int32 {
+  @inlinable package func allocatePair(initial: Value?) -> Int32 {
     if freePairs.count > 0 {
       let p = freePairs.removeLast()
       values[Int(p)] = initial
@@ -42,7 +44,7 @@ public final class ValueColumn<Value>: AnyValueColumn {
     return p
   }
 
-  override public func drop(pair: Int32) {
+  @usableFromInline override package func drop(pair: Int32) {
     values[Int(pair)] = nil
     values[Int(pair) + 1] = nil
     freePairs.append(pair)

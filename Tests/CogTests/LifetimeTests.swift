@@ -98,10 +98,10 @@ struct StaleSlotTests {
           let box = CogBox(lifetime: .whileObserved) { (k: Int, _) -> Int in k }
           let cogs = Cogs()
           let lease = cogs.lease(box[1])
-          let stale = cogs.slotRef(of: box[1])!
+          let stale = cogs.rowToken(of: box[1])!
           lease.end()
           let again = cogs.lease(box[2])
-          cogs.graph.checkLive(stale)
+          cogs.checkLive(stale)
           again.end()
         }
       }

@@ -60,6 +60,7 @@ public protocol CogCyclePlaceholder {
 }
 
 /// The placeholder of `T`, if it has one (see `CogCyclePlaceholder`). Cold: the cycle path.
+@usableFromInline
 func cyclePlaceholder<T>(_: T.Type) -> T? {
   func opened<U: CogCyclePlaceholder>(_: U.Type) -> U { U.cyclePlaceholder }
   func none<U: ExpressibleByNilLiteral>(_: U.Type) -> U { nil }

@@ -1,26 +1,42 @@
 import CogCore
 
 extension SharedEdgePool {
-  /// Confirms or inserts the dependency `dep` of the running `sub` after `cursor`.
+  @inlinable @inline(__always)
+  package func beginRun(_ sub: Slot) -> Run {
+    Run(cursor: .none, next: sub.isNone ? .none : depsHead[sub])
+  }
+
+  @inlinable @inline(__always)
+  package func candidate(_ run: Run) -> Slot {
+    run.next.isNone ? .none : edges[Int(run.next.raw)].dep
+  }
+
+  @inlinable @inline(__always)
+  package mutating func confirm(_ run: inout Run, version: UInt32) {
+    let e = Int(run.next.raw)
+    edges[e].version = version
+    run.cursor = run.next
+    run.next = edges[e].nextDep
+  }
+
+  /// Confirms or inserts the dependency `dep` of the running `sub`.
   ///
   /// Two O(1) checks before inserting, as alien-signals' `link` does: the same dependency read
-  /// twice in a row (the cursor edge), and the next edge of the previous run (cursor reuse).
+  /// twice in a row (the cursor edge), and the candidate (a read the fast path did not take).
   @inlinable @inline(__always)
-  public mutating func track(dep: Slot, sub: Slot, version: UInt32, cursor: inout EdgeID) {
-    if !cursor.isNone {
-      let c = Int(cursor.raw)
+  package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+    if !run.cursor.isNone {
+      let c = Int(run.cursor.raw)
       if edges[c].dep == dep {
         edges[c].version = version
         return
       }
     }
-    let next = nextCandidate(of: sub, after: cursor)
-    if !next.isNone && edges[Int(next.raw)].dep == dep {
-      edges[Int(next.raw)].version = version
-      cursor = next
+    if !run.next.isNone && edges[Int(run.next.raw)].dep == dep {
+      confirm(&run, version: version)
       return
     }
-    cursor = insert(dep: dep, sub: sub, version: version, after: cursor, before: next)
+    run.cursor = insert(dep: dep, sub: sub, version: version, after: run.cursor, before: run.next)
   }
 
   /// Links a new entry into `sub`'s dependency list between `after` and `before`, and at the

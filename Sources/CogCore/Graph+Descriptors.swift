@@ -1,0 +1,59 @@
+/// The row side of descriptors: how a keyless descriptor finds (or makes) its one row in a
+/// context. Bindings (the public `Cog`, the workbench's systems) hold the descriptor's fields
+/// and call these, so that every binding resolves rows the same way.
+extension Graph {
+  /// The row of keyless descriptor `id` in this context through the descriptor's one-entry
+  /// cache (context identity and slot), which holds while the slot still names `id`; `.none`
+  /// on a miss (then `keylessSlotSlow`).
+  @inlinable @inline(__always)
+  package func cachedKeylessSlot(id: Int32, cache: DescriptorCacheRef) -> Slot {
+    if cache.pointee.context == identity {
+      let s = Slot(cache.pointee.slot)
+      if rows.descriptor[s] == id { return s }
+    }
+    return .none
+  }
+
+  /// A cache miss: the row from the context's map, or `.none` when the descriptor has none
+  /// here yet; the cache remembers a row found.
+  @inlinable
+  package func keylessSlotSlow(id: Int32, cache: DescriptorCacheRef) -> Slot {
+    let s = slot(ofDescriptor: id)
+    if !s.isNone { remember(s, id: id, cache: cache) }
+    return s
+  }
+
+  /// Records `s` as the row of keyless descriptor `id`, in the context's map and the cache.
+  @inlinable
+  package func remember(_ s: Slot, id: Int32, cache: DescriptorCacheRef) {
+    setSlot(s, ofDescriptor: id)
+    cache.pointee.context = identity
+    cache.pointee.slot = s.raw
+  }
+
+  /// Makes the row of a keyless descriptor: its value pair, its owner record and the row (a
+  /// source without `behavior`, a computed with one). Cold: once per descriptor per context.
+  @inlinable package func makeKeylessRow<V>(
+    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior<Edges>?,
+    lifetime: RowLifetime
+  ) -> Slot {
+    let pair = allocateValuePair(typeIndex, initial: initial)
+    setOwner(owner, for: id)
+    return allocateRow(
+      kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
+      valueIndex: pair, behavior: behavior, lifetime: lifetime, key: nil)
+  }
+
+  /// Stores a computed row's new value unless `same(old, new)`; returns whether it changed.
+  /// While the operation is failing (a cycle), keeps the last good value. The one place a
+  /// behavior's result reaches the value column.
+  @inlinable @inline(__always)
+  package func store<V>(_ new: V, at slot: Slot, typeIndex: Int32, same: (V, V) -> Bool) -> Bool {
+    if _slowPath(isFailing) { return false }
+    // The column may have grown while the body ran: locate the entry now.
+    let entry = valuePointer(typeIndex, rows.valueIndex[slot], as: V.self)
+    if let old = entry.pointee, same(old, new) { return false }
+    entry.pointee = new
+    return true
+  }
+}

@@ -1,0 +1,81 @@
+extension Graph {
+  /// The one typed read: every entry point (a body's `c[x]` and `c.peek(x)`, a reaction's
+  /// reads, the context's subscript, a writer's read of an automatic state) calls it, and
+  /// `try read` shares its general path (`readOperation`), so that a fix or an optimization
+  /// lands once.
+  ///
+  /// Fast path (inline, no call): a tracked read inside a body of the row the body read at
+  /// this point last run (`names` confirms it without hashing) that is up to date: one
+  /// version store and the value load. Everything else takes the general path, out of line.
+  @inlinable @inline(__always)
+  package func read<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value where N.Edges == Edges {
+    if mode == .tracked && !activeSub.isNone {
+      let c = edges.candidate(run)
+      if !c.isNone && n.names(c, in: self)
+        && (rows.flags[c].isDisjoint(with: .attention) || refreshForCandidate(c))
+      {
+        edges.confirm(&run, version: rows.changedAt[c])
+        return valuePointer(n.typeIndex, rows.valueIndex[c], as: N.Value.self).pointee
+          .unsafelyUnwrapped
+      }
+    }
+    return readGeneral(n, mode)
+  }
+
+  /// The general path: resolve the row, bring it up to date, track it; after an outermost
+  /// read, hand unobserved rows to the collector and report a cycle to the error handler.
+  @inlinable @inline(never)
+  package func readGeneral<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value
+  where N.Edges == Edges {
+    let s = n.resolve(in: self)
+    let ok = mode == .tracked ? readTracked(s) : readUntracked(s)
+    let v = ok ? value(s, n) : cycleValue(s, typeIndex: n.typeIndex, as: N.Value.self)
+    if isIdle {
+      endOperation(after: s)
+      if _slowPath(isFailing) { reportCycle() }
+    }
+    return v
+  }
+
+  /// An outermost read that hands a cycle to the caller instead of the error handler
+  /// (`try read`). Inside a body it is a tracked read (the outermost operation reports).
+  @inlinable
+  package func readOperation<N: StateName>(_ n: N) -> Result<N.Value, CogError>
+  where N.Edges == Edges {
+    if !isIdle { return .success(read(n, .tracked)) }
+    let s = n.resolve(in: self)
+    _ = readTracked(s)
+    endOperation(after: s)
+    if let error = takeCycleError() { return .failure(error) }
+    return .success(value(s, n))
+  }
+
+  /// The current value of row `s` of `n`.
+  @inlinable @inline(__always)
+  package func value<N: StateName>(_ s: Slot, _ n: N) -> N.Value {
+    valuePointer(n.typeIndex, rows.valueIndex[s], as: N.Value.self).pointee.unsafelyUnwrapped
+  }
+
+  /// After an outermost read: a row with a lifetime that nothing observes is handed to the
+  /// collector, and deferred work runs.
+  @inlinable @inline(__always)
+  package func endOperation(after s: Slot) {
+    if !s.isNone { noteUnobservedRead(s) }
+    collect()
+  }
+
+  /// The value served to a read that a cycle kept from bringing `s` up to date: the state's
+  /// last value, or its type's placeholder if it never had one (`CogCyclePlaceholder`). A type
+  /// with no placeholder stops the program with the cycle named: non-throwing reads must
+  /// return a value, and there is none.
+  @inline(never) @inlinable
+  package func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
+    if let v = valuePointer(typeIndex, rows.valueIndex[s], as: T.self).pointee { return v }
+    if let p = cyclePlaceholder(T.self) { return p }
+    let names = describe(track.cycle ?? [s])
+    fatalError(
+      "\(CogError.cycle(states: names)); '\(describe(s))' was read in the cycle before it ever "
+        + "had a value, and \(T.self) has no placeholder to serve (see CogCyclePlaceholder). "
+        + "Break the cycle: a state must not read itself through its dependencies")
+  }
+}

@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Turns (seed 000 §8): a turn's body stages writes; its flush publishes the sources that
+/// changed, settles the reactions that depend on them in registration order, and the turns
+/// those reactions scheduled run afterwards, first in first out, each with its own flush.
+extension Graph {
+  /// Runs one turn from outside (not from a turn, a body or a flush): `body` gets the turn's
+  /// id for its writer.
+  @inlinable package func turn(_ name: StaticString, _ body: (Graph<Edges>, UInt32) -> Void) {
+    if let error = misplacement(of: "turn '\(name)' was started") { misuse(error) }
+    runTurn(name, body)
+    drainScheduled()
+  }
+
+  /// Whether `turn` is the turn whose body is running (a writer's check).
+  @inlinable @inline(__always)
+  package func isActiveTurn(_ turn: UInt32) -> Bool { turnsPointer.pointee.activeTurn == turn }
+
+  @inlinable package func runTurn(
+    _ name: StaticString, _ body: (Graph<Edges>, UInt32) -> Void, scheduledBy: SlotRef? = nil
+  ) {
+    turns.lastTurn &+= 1
+    let id = turns.lastTurn
+    turns.activeTurn = id
+    turns.activeTurnName = name
+    body(self, id)
+    turns.activeTurn = 0
+    if let by = scheduledBy,
+      turns.drainIndex >= turns.scheduledTurnLimit - TurnState<Edges>.loopWindow
+    {
+      let wrote = work.touched.withElements { Array($0) }
+      turns.loopWindow.append((by, wrote))
+    }
+    turns.isFlushing = true
+    #if DEBUG
+      let generation = rows.generation
+      work.touched.withElements { buffer in
+        history.record(
+          turn: id, op: name, touched: UnsafeBufferPointer(buffer),
+          generation: { generation[$0] })
+      }
+    #endif
+    let changed = publish()
+    runQueuedReactions(retryBlocked: changed)
+    turns.isFlushing = false
+    collect()
+    expireCache()
+    checkInvariants()
+    if _slowPath(isFailing) { reportCycle() }
+  }
+
+  /// Queues a turn scheduled by reaction `by`; it runs after the current flush.
+  @inlinable package func schedule(
+    _ name: StaticString, by: SlotRef, _ body: @escaping (Graph<Edges>, UInt32) -> Void
+  ) {
+    turns.scheduled.append(ScheduledTurn(name: name, by: by, body: body))
+  }
+
+  /// Runs the turns reactions scheduled, in order; turns they schedule in turn go last. Past
+  /// `scheduledTurnLimit` turns in one drain it stops: see `CogError.reactionLoop`.
+  @inlinable package func drainScheduled() {
+    if turns.draining || turns.scheduled.isEmpty { return }
+    turns.draining = true
+    turns.drainIndex = 0
+    while turns.drainIndex < turns.scheduled.count {
+      if turns.drainIndex >= turns.scheduledTurnLimit {
+        reportLoop()
+        break
+      }
+      let t = turns.scheduled[turns.drainIndex]
+      runTurn(t.name, t.body, scheduledBy: t.by)
+      turns.drainIndex += 1
+    }
+    turns.scheduled.removeAll(keepingCapacity: true)
+    turns.loopWindow.removeAll()
+    turns.drainIndex = 0
+    turns.draining = false
+  }
+
+  @inlinable @inline(never) package func reportLoop() {
+    var reactions: [SlotRef] = []
+    var states: [Slot] = []
+    for (by, wrote) in turns.loopWindow {
+      if !reactions.contains(by) { reactions.append(by) }
+      for s in wrote where !states.contains(s) { states.append(s) }
+    }
+    reactions.sort { rows.order[$0.slot] < rows.order[$1.slot] }
+    let names = reactions.map { r in
+      rows.generation[r.slot] == r.generation && !rows.flags[r.slot].contains(.released)
+        ? describe(r.slot) : "(cancelled reaction)"
+    }
+    report(.reactionLoop(reactions: names, states: states.map { describe($0) }))
+  }
+
+  // MARK: Errors
+
+  /// Hands `error` to the context's error handler.
+  @inlinable package func report(_ error: CogError) { turns.errorHandler(error) }
+
+  /// Takes the current operation's cycle as an error, leaving the graph ready for the next.
+  @inlinable package func takeCycleError() -> CogError? {
+    guard let slots = takeCycle() else { return nil }
+    return .cycle(states: describe(slots))
+  }
+
+  /// Reports the current operation's cycle, if any, to the error handler.
+  @inlinable @inline(never) package func reportCycle() {
+    if let error = takeCycleError() { report(error) }
+  }
+
+  /// Misuse that cannot be recovered from where it happened (an escaped writer's subscript, a
+  /// turn inside a turn): stops the program with the error's message. `fatalError`, not
+  /// `preconditionFailure`, so that release builds print the message too.
+  @inlinable @inline(never) package nonisolated func misuse(_ error: CogError) -> Never {
+    fatalError(error.description)
+  }
+
+  /// Where an operation named `what` was started, if it cannot run there: inside a turn's
+  /// body, inside a running body, or while a flush runs (an `errorHandler` call).
+  @inlinable package func misplacement(of what: @autoclosure () -> String) -> CogError? {
+    if turns.activeTurn != 0 {
+      return .misplaced(what: what(), context: "inside turn '\(turns.activeTurnName)'")
+    }
+    if !isIdle {
+      let running = activeSub.isNone ? "a refresh" : "'\(describe(activeSub))'"
+      return .misplaced(what: what(), context: "while \(running) was running")
+    }
+    if turns.isFlushing { return .misplaced(what: what(), context: "while a flush was running") }
+    return nil
+  }
+}
+
+/// A turn scheduled by a reaction: its name and body, and the reaction (to name a loop).
+@usableFromInline
+package struct ScheduledTurn<Edges: EdgeStore> {
+  @usableFromInline var name: StaticString
+  @usableFromInline var by: SlotRef
+  @usableFromInline var body: (Graph<Edges>, UInt32) -> Void
+  @usableFromInline init(
+    name: StaticString, by: SlotRef, body: @escaping (Graph<Edges>, UInt32) -> Void
+  ) {
+    self.name = name
+    self.by = by
+    self.body = body
+  }
+}
+
+/// The turn machinery's state.
+@usableFromInline
+package struct TurnState<Edges: EdgeStore> {
+  /// The id of the turn whose body is running (0: none).
+  @usableFromInline package var activeTurn: UInt32 = 0
+  @usableFromInline package var lastTurn: UInt32 = 0
+  /// The name of the turn whose body is running (meaningful while `activeTurn != 0`).
+  @usableFromInline package var activeTurnName: StaticString = ""
+  @usableFromInline package var scheduled: [ScheduledTurn<Edges>] = []
+  @usableFromInline package var draining = false
+  @usableFromInline package var isFlushing = false
+  /// The index of the scheduled turn that runs in the current drain.
+  @usableFromInline package var drainIndex = 0
+  /// The last turns of a drain that nears `scheduledTurnLimit`: who scheduled each and what
+  /// it wrote, to name a reaction loop.
+  @usableFromInline package var loopWindow: [(by: SlotRef, wrote: [Slot])] = []
+  /// How many turns scheduled by reactions may run in a row with no outside turn between
+  /// them (see `CogError.reactionLoop`).
+  @usableFromInline package var scheduledTurnLimit = 10_000
+  /// Receives recoverable errors no caller can be handed. The default prints to stderr.
+  @usableFromInline package var errorHandler: (CogError) -> Void = { error in
+    let text = "\(error)\n"
+    var s = text
+    s.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+  }
+
+  /// How many of a drain's last turns name a reaction loop.
+  @inlinable static var loopWindow: Int { 64 }
+
+  @usableFromInline package init() {}
+}

@@ -1,0 +1,30 @@
+/// How a state is named: what a read hands the core so that every entry point (a body's
+/// `c[x]` and `c.peek(x)`, a reaction's reads, the context's subscript, `try read`, a
+/// writer's read of an automatic state) goes through one typed read (`Graph.read`) with one
+/// fast path. A keyless descriptor names one row per context; a keyed reference (a box and a
+/// key) names one row per key. The reference layouts compared by the workbench are conformers.
+@MainActor @usableFromInline
+package protocol StateName {
+  associatedtype Value
+  associatedtype Edges: EdgeStore
+  /// The typed value column of `Value` (see `Registry.typeIndex`).
+  var typeIndex: Int32 { get }
+  /// Warm path: whether `candidate`, the row the running body read at this point last run,
+  /// is this state's row. Must not hash or allocate.
+  func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool
+  /// Cold path: this state's row in `graph`, created if it has none. Called after the warm
+  /// path failed (or outside any body), so it need not try the candidate again.
+  func resolve(in graph: Graph<Edges>) -> Slot
+  /// This state's row in `graph`, or `.none`; creates nothing.
+  func existing(in graph: Graph<Edges>) -> Slot
+}
+
+/// What a read does besides returning the value.
+@frozen @usableFromInline
+package enum ReadMode {
+  /// A tracked read: inside a body (or a reaction) it becomes a dependency; outside any, it
+  /// is an operation of its own (a cycle goes to the error handler).
+  case tracked
+  /// An untracked read (`c.peek`).
+  case peek
+}

@@ -52,6 +52,20 @@ let package = Package(
     .target(
       name: "Cog", dependencies: ["CogCore", "CogEdgePool"], path: "Sources/Cog",
       swiftSettings: coreSettings),
+    // The other edge layouts the workbench compares (swift/0003-edge-layouts.md).
+    .target(
+      name: "CogLayoutSupport", dependencies: ["CogCore"], path: "Layouts/Support",
+      swiftSettings: coreSettings),
+    .target(
+      name: "CogPrefixArrays", dependencies: ["CogCore", "CogLayoutSupport"],
+      path: "Layouts/PrefixArrays", swiftSettings: coreSettings),
+    .target(
+      name: "CogInlineOverflow", dependencies: ["CogCore", "CogLayoutSupport"],
+      path: "Layouts/InlineOverflow", swiftSettings: coreSettings),
+    // The workbench's binding of the core to any layout (layout systems and layout tests).
+    .target(
+      name: "CogLayoutBinding", dependencies: ["CogCore"], path: "Layouts/Binding",
+      swiftSettings: coreSettings),
 
     // MARK: Workbench
     .target(
@@ -84,7 +98,12 @@ let package = Package(
     // Built in release by ReleaseBuildTests (misuse messages and deep chains in a shipped build).
     .executableTarget(name: "CogReleaseProbe", dependencies: ["Cog"], path: "Tests/ReleaseProbe"),
     .testTarget(
-      name: "CogTests", dependencies: ["Cog", "CogSimpleCore"], path: "Tests/CogTests"),
+      name: "CogTests",
+      dependencies: [
+        "Cog", "CogSimpleCore", "CogLayoutBinding", "CogEdgePool", "CogPrefixArrays",
+        "CogInlineOverflow",
+      ],
+      path: "Tests/CogTests"),
     .testTarget(
       name: "CogBenchTests",
       dependencies: ["Cog", "CogBenchCases", "CogBenchSystems", "CogCounters"],

@@ -48,6 +48,6 @@ public struct CogWriter {
   func stage<V>(_ cog: Cog<V>, _ value: V, in g: CogGraph) throws(CogError) {
     if _slowPath(!g.isActiveTurn(turn)) { throw .escapedWriter(turn: "#\(turn)") }
     if _slowPath(!cog.isManual) { throw .notWritable(state: cog.label) }
-    g.stage(cog.resolve(in: g), value, typeIndex: cog.typeIndex, equality: cog.equality)
+    g.stage(cog.resolve(in: g), value, typeIndex: cog.typeIndex, equality: cog.state.equality)
   }
 }

@@ -68,6 +68,13 @@ package struct RawColumn<Element> {
     count -= n
   }
 
+  /// Removes the last `n` elements.
+  @inlinable package mutating func removeLast(_ n: Int) {
+    assert(n >= 0 && n <= count)
+    (base + (count - n)).deinitialize(count: n)
+    count -= n
+  }
+
   @inlinable package mutating func removeAll() {
     base.deinitialize(count: count)
     count = 0

@@ -1,4 +1,6 @@
 @_spi(Testing) import Cog
+import CogEdgePool
+import CogPrefixArrays
 import CogSimpleCore
 import Foundation
 import Testing
@@ -23,25 +25,39 @@ import Testing
 @MainActor
 @Suite("Differential against the simple core")
 struct DifferentialTests {
-  @Test("random graphs agree with the reference after every turn")
-  func randomGraphs() {
+  @Test("random graphs agree with the reference after every turn, through the public API")
+  func publicAPI() { Self.run(PublicRuntime.self, defaultCases: 2_000) }
+
+  @Test("random graphs agree with the reference on the shared linked pool")
+  func sharedEdgePool() { Self.run(LayoutRuntime<SharedEdgePool>.self, defaultCases: 1_000) }
+
+  @Test("random graphs agree with the reference on prefix arrays")
+  func prefixArrays() { Self.run(LayoutRuntime<PrefixArrays>.self, defaultCases: 1_000) }
+
+  @Test("random graphs agree with the reference on inline dependencies with overflow")
+  func inlineOverflow() {
+    Self.run(LayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 1_000)
+  }
+
+  /// `COG_DIFF_CASES` overrides `defaultCases` for every runtime (the long mode).
+  static func run<R: DiffRuntime>(_: R.Type, defaultCases: Int) {
     let env = ProcessInfo.processInfo.environment
     let seeds: [UInt64]
     if let one = env["COG_DIFF_SEED"].flatMap(UInt64.init) {
       seeds = [one]
     } else {
-      let count = env["COG_DIFF_CASES"].flatMap(Int.init) ?? 2_000
+      let count = env["COG_DIFF_CASES"].flatMap(Int.init) ?? defaultCases
       seeds = (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 17 }
     }
     var failures = 0
     var tally = DifferentialTally()
     let verbose = env["COG_DIFF_VERBOSE"] != nil
     for seed in seeds {
-      let c = DifferentialCase(seed: seed)
+      let c = DifferentialCase<R>(seed: seed)
       c.verbose = verbose
       if let problem = c.run() {
         failures += 1
-        Issue.record("seed \(seed) (\(c.spec.mode)): \(problem)")
+        Issue.record("\(R.name), seed \(seed) (\(c.spec.mode)): \(problem)")
         if failures >= 5 { break }
       }
       tally.add(c)
@@ -62,7 +78,7 @@ struct DifferentialTally {
   var loops = 0
   var released = 0
   var cancelled = 0
-  @MainActor mutating func add(_ c: DifferentialCase) {
+  @MainActor mutating func add<R>(_ c: DifferentialCase<R>) {
     cycles += c.cyclesSeen
     loops += c.loopsSeen
     released += c.releasesSeen
@@ -265,9 +281,9 @@ extension GraphSpec.Lifetime {
   }
 }
 
-/// Runs one spec on Cog and on the simple core, side by side.
+/// Runs one spec on a Cog runtime and on the simple core, side by side.
 @MainActor
-final class DifferentialCase {
+final class DifferentialCase<R: DiffRuntime> {
   let seed: UInt64
   let spec: GraphSpec
   var problem: String? = nil
@@ -291,7 +307,7 @@ final class DifferentialCase {
   var verbose = false
 
   /// Both systems stop a reaction loop after this many scheduled turns in a row.
-  static let loopLimit = 12
+  static var loopLimit: Int { 12 }
 
   init(seed: UInt64) {
     self.seed = seed
@@ -358,27 +374,24 @@ final class DifferentialCase {
 
   func run() -> String? {
     // MARK: Cog
-    let cogs = Cogs()
-    cogs.scheduledTurnLimit = Self.loopLimit
-    cogs.errorHandler = { [unowned self] error in
+    let cogs = R(loopLimit: Self.loopLimit) { [unowned self] error in
       self.logCog.append("error \(Self.normalized(error))")
     }
-    var cogNodes: [Cog<Int>] = (0..<spec.sources).map { Cog(0, label: "s\($0)") }
-    let cogBox = CogBox(label: "box") { [unowned self] (k: Int, c) -> Int in
-      c[cogNodes[self.spec.boxSource[k]]] * (k + 1) % 5
+    var cogNodes: [R.Node] = (0..<spec.sources).map { cogs.source("s\($0)") }
+    let cogBox = cogs.box("box") { [unowned self] k, read in
+      read(cogNodes[self.spec.boxSource[k]]) * (k + 1) % 5
     }
     // Late nodes read nodes made after them: through a table filled once all exist.
-    let cogTable = Late<[Cog<Int>]>()
+    let cogTable = Late<[R.Node]>()
     for i in 0..<spec.nodes.count {
       let captured = cogNodes
       cogNodes.append(
-        Cog(label: "n\(spec.sources + i)", lifetime: spec.nodes[i].lifetime.cog) {
-          [unowned self] c -> Int in
+        cogs.computed("n\(spec.sources + i)", spec.nodes[i].lifetime) { [unowned self] c -> Int in
           self.runsCog[i] += 1
           return self.body(
-            i, system: 0, failing: { cogs.isFailingOperation },
-            read: { $0 < captured.count ? c[captured[$0]] : c[cogTable.value[$0]] },
-            peek: { c.peek(captured[$0]) }, key: { c[cogBox[$0]] }, curr: c.curr)
+            i, system: 0, failing: { cogs.isFailing },
+            read: { $0 < captured.count ? c.read(captured[$0]) : c.read(cogTable.value[$0]) },
+            peek: { c.peek(captured[$0]) }, key: { c.key(cogBox, $0) }, curr: c.curr)
         })
     }
     cogTable.value = cogNodes
@@ -406,20 +419,20 @@ final class DifferentialCase {
     }
     refTable.value = refNodes
     // MARK: Reactions
-    var live: [(cog: CogReaction, ref: SimpleReaction)] = []
+    var live: [(cog: R.Reaction, ref: SimpleReaction, cancelled: Bool)] = []
     func register(_ reaction: GraphSpec.Reaction) {
       let index = live.count
-      let cogReaction = cogs.react("reaction") { [unowned self] c in
-        let values = reaction.reads.map { c[cogNodes[$0]] }
+      let cogReaction = cogs.react { [unowned self] c in
+        let values = reaction.reads.map { c.read(cogNodes[$0]) }
         // A run that met a cycle saw stale values; the reference may not have run at all.
-        if cogs.isFailingOperation { return }
+        if cogs.isFailing { return }
         self.logCog.append("r\(index) \(values)")
         if let target = reaction.writes, reaction.selfFeeding || self.budgetCog > 0 {
           if !reaction.selfFeeding { self.budgetCog -= 1 }
           let value = (values.reduce(0, +) + (reaction.selfFeeding ? 1 : 0)) % 3
-          c.turn("reaction write") { w in
+          c.schedule { w in
             self.committed[0][target] = value
-            w[cogNodes[target]] = value
+            w.write(cogNodes[target], value)
           }
         }
       }
@@ -436,7 +449,7 @@ final class DifferentialCase {
           }
         }
       }
-      live.append((cogReaction, refReaction))
+      live.append((cogReaction, refReaction, false))
     }
     if verbose {
       print("spec \(seed): mode \(spec.mode), \(spec.sources) sources, box keys \(spec.keys)")
@@ -455,10 +468,10 @@ final class DifferentialCase {
     // MARK: Turns
     for (t, writes) in spec.turns.enumerated() {
       if verbose { print("turn \(t)") }
-      cogs.turn("turn") { w in
+      cogs.turn { w in
         for (s, v) in writes {
           committed[0][s] = v
-          w[cogNodes[s]] = v
+          w.write(cogNodes[s], v)
         }
       }
       ref.turn("turn") { w in
@@ -475,7 +488,7 @@ final class DifferentialCase {
       for id in spec.readsAfterTurn[t] {
         if verbose { print(" read \(id)") }
         let (errorsCog, errorsRef) = (logCog.count, logRef.count)
-        let a = cogs[cogNodes[id]]
+        let a = cogs.read(cogNodes[id])
         let b = ref.read(refNodes[id])
         // A read that met a cycle serves a stale value: both must fail, with the same cycle.
         let failed = (logCog.count > errorsCog, logRef.count > errorsRef)
@@ -494,11 +507,12 @@ final class DifferentialCase {
         if !cogs.hasRow(cogNodes[spec.sources + i]) && runsCog[i] > 0 { releasesSeen += 1 }
       }
       let c = spec.churn[t]
-      let active = live.indices.filter { !live[$0].cog.isCancelled }
+      let active = live.indices.filter { !live[$0].cancelled }
       if let k = c.cancel, !active.isEmpty {
-        let victim = live[active[k % active.count]]
-        victim.cog.cancel()
-        victim.ref.cancel()
+        let v = active[k % active.count]
+        cogs.cancel(live[v].cog)
+        live[v].ref.cancel()
+        live[v].cancelled = true
         cancelsSeen += 1
       }
       if let reaction = c.register {

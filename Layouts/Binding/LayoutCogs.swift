@@ -1,0 +1,78 @@
+import CogCore
+
+/// The workbench's binding of the core to any edge layout: the public API's surface, generic
+/// over the edge store, for the layout systems of `cog-bench` and the layout conformance and
+/// differential tests. Everything substantial is the core's (`Graph`, `KeylessState`,
+/// `KeyedBox`); these types name it, as `Sources/Cog` does for the default layouts.
+@MainActor
+@usableFromInline package final class LayoutCogs<Edges: EdgeStore> {
+  @usableFromInline package let graph: Graph<Edges>
+
+  @usableFromInline package init(reservingRows rows: Int = 64) {
+    graph = Graph(reservingRows: rows)
+  }
+
+  @usableFromInline package var errorHandler: (CogError) -> Void {
+    get { graph.turns.errorHandler }
+    set { graph.turns.errorHandler = newValue }
+  }
+  @usableFromInline package var scheduledTurnLimit: Int {
+    get { graph.turns.scheduledTurnLimit }
+    set { graph.turns.scheduledTurnLimit = newValue }
+  }
+  /// Whether the current operation met a cycle (see `Graph.isFailing`).
+  @usableFromInline package var isFailingOperation: Bool { graph.isFailing }
+  @usableFromInline package var liveRowCount: Int { graph.liveRowCount }
+
+  @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T { graph.read(cog, .tracked) }
+  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
+    graph.read(ref.name, .tracked)
+  }
+  @inlinable package func read<T>(_ cog: LayoutCog<T, Edges>) throws(CogError) -> T {
+    try graph.readOperation(cog).get()
+  }
+
+  @usableFromInline package func turn(_ name: StaticString, _ body: (LayoutWriter<Edges>) -> Void) {
+    graph.turn(name) { g, id in body(LayoutWriter(graph: g, turn: id)) }
+  }
+
+  @discardableResult
+  @usableFromInline package func react(
+    _ name: StaticString = "reaction",
+    _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
+  ) -> LayoutReaction<Edges> {
+    let behavior = RowBehavior<Edges> { graph, slot in
+      body(LayoutReactionContext(graph: graph, slot: slot))
+      return false
+    }
+    return LayoutReaction(graph: graph, ref: graph.react(name, behavior))
+  }
+
+  @usableFromInline package func hasRow<T>(_ cog: LayoutCog<T, Edges>) -> Bool {
+    !cog.existing(in: graph).isNone
+  }
+  @usableFromInline package func hasRow<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
+    !ref.name.existing(in: graph).isNone
+  }
+  @discardableResult
+  @usableFromInline package func evict<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
+    graph.evict(ref.name.existing(in: graph))
+  }
+}
+
+/// A registered reaction of a `LayoutCogs`.
+@MainActor
+@usableFromInline package final class LayoutReaction<Edges: EdgeStore> {
+  weak var graph: Graph<Edges>?
+  let ref: SlotRef
+  @usableFromInline package private(set) var isCancelled = false
+  init(graph: Graph<Edges>, ref: SlotRef) {
+    self.graph = graph
+    self.ref = ref
+  }
+  @usableFromInline package func cancel() {
+    if isCancelled { return }
+    isCancelled = true
+    graph?.cancelReaction(ref)
+  }
+}

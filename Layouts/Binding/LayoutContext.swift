@@ -1,0 +1,86 @@
+import CogCore
+
+/// What a body of the layout binding sees (see `CogContext`).
+@MainActor @frozen
+@usableFromInline package struct LayoutContext<Value, Edges: EdgeStore> {
+  @usableFromInline let graph: Unmanaged<Graph<Edges>>
+  @usableFromInline let slot: Slot
+
+  @inlinable init(graph: Graph<Edges>, slot: Slot) {
+    self.graph = Unmanaged.passUnretained(graph)
+    self.slot = slot
+  }
+
+  @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(cog, .tracked) }
+  }
+  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+  }
+  @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(cog, .peek) }
+  }
+  @inlinable package var curr: Value? {
+    withGuaranteed(graph) { g in
+      g.valuePointer(g.rows.typeIndex[slot], g.rows.valueIndex[slot], as: Value.self).pointee
+    }
+  }
+}
+
+/// What a reaction of the layout binding sees (see `CogReactionContext`).
+@MainActor @frozen
+@usableFromInline package struct LayoutReactionContext<Edges: EdgeStore> {
+  @usableFromInline let graph: Unmanaged<Graph<Edges>>
+  @usableFromInline let slot: Slot
+
+  @inlinable init(graph: Graph<Edges>, slot: Slot) {
+    self.graph = Unmanaged.passUnretained(graph)
+    self.slot = slot
+  }
+
+  @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(cog, .tracked) }
+  }
+  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+  }
+  @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
+    withGuaranteed(graph) { $0.read(cog, .peek) }
+  }
+  @usableFromInline package func turn(
+    _ name: StaticString, _ body: @escaping (LayoutWriter<Edges>) -> Void
+  ) {
+    let g = graph.takeUnretainedValue()
+    g.schedule(name, by: g.ref(slot)) { g, id in body(LayoutWriter(graph: g, turn: id)) }
+  }
+}
+
+/// A turn's writer of the layout binding (see `CogWriter`).
+@MainActor @frozen
+@usableFromInline package struct LayoutWriter<Edges: EdgeStore> {
+  @usableFromInline let graph: Unmanaged<Graph<Edges>>
+  @usableFromInline let turn: UInt32
+
+  @inlinable init(graph: Graph<Edges>, turn: UInt32) {
+    self.graph = Unmanaged.passUnretained(graph)
+    self.turn = turn
+  }
+
+  @inlinable package subscript<V>(cog: LayoutCog<V, Edges>) -> V {
+    get {
+      withGuaranteed(graph) { g in
+        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if !cog.isManual { return g.read(cog, .tracked) }
+        return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
+      }
+    }
+    nonmutating set {
+      withGuaranteed(graph) { g in
+        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
+        g.stage(
+          cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)
+      }
+    }
+  }
+}

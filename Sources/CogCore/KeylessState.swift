@@ -1,0 +1,93 @@
+/// A keyless descriptor's state (one row per context), shared by every binding: the public
+/// `Cog` holds one inline, and so does the workbench's generic binding. Its methods are how
+/// any binding names and resolves the row, so that there is one path for it.
+@frozen @usableFromInline
+package struct KeylessState<Value, Edges: EdgeStore> {
+  @usableFromInline package let id: Int32
+  @usableFromInline package let typeIndex: Int32
+  /// The label given at declaration; empty for the default one (formatted on demand).
+  @usableFromInline package let givenLabel: String
+  @usableFromInline package let lifetime: RowLifetime
+  @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
+  @usableFromInline package let initial: Value?
+  /// A manual state's equality (`nil`: every write changes), called unretained;
+  /// `equalityOwner` keeps it alive. Automatic states compare in their behavior.
+  @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
+  @usableFromInline package let equalityOwner: SourceEquality<Value>?
+  /// `nil` for a manual state.
+  @usableFromInline package let behavior: RowBehavior<Edges>?
+  /// This descriptor's row in the context it was last used in. Freed by the owner's deinit.
+  @usableFromInline package let cache: DescriptorCacheRef
+
+  /// A manual state.
+  @inlinable
+  package init(manual initial: Value, label: String, equality: SourceEquality<Value>?) {
+    id = Registry.makeDescriptorID()
+    typeIndex = Registry.typeIndex(for: Value.self)
+    givenLabel = label
+    lifetime = .context
+    cachePolicy = nil
+    self.initial = initial
+    self.equality = equality.map { Unmanaged.passUnretained($0) }
+    equalityOwner = equality
+    behavior = nil
+    cache = DescriptorCache.make()
+  }
+
+  /// An automatic state running `behavior`.
+  @inlinable
+  package init(
+    automatic label: String, lifetime: RowLifetime,
+    cachePolicy: (limit: Int, retention: Duration)?, typeIndex: Int32,
+    behavior: RowBehavior<Edges>
+  ) {
+    id = Registry.makeDescriptorID()
+    self.typeIndex = typeIndex
+    givenLabel = label
+    self.lifetime = lifetime
+    self.cachePolicy = cachePolicy
+    initial = nil
+    equality = nil
+    equalityOwner = nil
+    self.behavior = behavior
+    cache = DescriptorCache.make()
+  }
+
+  @inlinable package var isManual: Bool { behavior == nil }
+
+  /// The given label, or `Cog<Value>#id`: formatted here, on the error and debug paths,
+  /// never at declaration (a formatted label over 15 UTF-8 bytes is a heap string, so eager
+  /// formatting made declaring allocate once ids passed six digits).
+  @usableFromInline package var label: String {
+    givenLabel.isEmpty ? "Cog<\(Value.self)>#\(id)" : givenLabel
+  }
+
+  /// Warm path of `StateName.names`.
+  @MainActor @inlinable @inline(__always)
+  package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
+    graph.rows.descriptor[candidate] == id
+  }
+
+  /// The row in `graph`, made (with `owner` as its per-context record) if it has none.
+  @MainActor @inlinable @inline(__always)
+  package func resolve(in graph: Graph<Edges>, owner: RowOwner) -> Slot {
+    let s = graph.cachedKeylessSlot(id: id, cache: cache)
+    if _fastPath(!s.isNone) { return s }
+    return resolveSlow(in: graph, owner: owner)
+  }
+
+  /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
+  @MainActor @inlinable @inline(never)
+  package func resolveSlow(in graph: Graph<Edges>, owner: RowOwner) -> Slot {
+    let s = graph.keylessSlotSlow(id: id, cache: cache)
+    if !s.isNone { return s }
+    let made = graph.makeKeylessRow(
+      id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
+      lifetime: lifetime)
+    graph.remember(made, id: id, cache: cache)
+    return made
+  }
+
+  @MainActor @inlinable
+  package func existing(in graph: Graph<Edges>) -> Slot { graph.slot(ofDescriptor: id) }
+}

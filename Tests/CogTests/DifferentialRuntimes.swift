@@ -1,0 +1,157 @@
+@_spi(Testing) import Cog
+import CogCore
+import CogEdgePool
+import CogInlineOverflow
+import CogLayoutBinding
+import CogPrefixArrays
+
+/// What the differential test needs of a runtime: the public API (`Cogs`) and the layout
+/// binding over each edge layout conform, so that one generator and one set of checks run on
+/// every layout.
+@MainActor
+protocol DiffRuntime: AnyObject {
+  associatedtype Node
+  associatedtype Box
+  associatedtype Reaction
+  /// Shown with a failing seed.
+  static var name: String { get }
+  init(loopLimit: Int, onError: @escaping (CogError) -> Void)
+  var isFailing: Bool { get }
+  func source(_ label: String) -> Node
+  func box(_ label: String, _ body: @escaping @MainActor (Int, (Node) -> Int) -> Int) -> Box
+  func computed(
+    _ label: String, _ lifetime: GraphSpec.Lifetime,
+    _ body: @escaping @MainActor (DiffReads<Self>) -> Int
+  ) -> Node
+  func react(_ body: @escaping @MainActor (DiffReactionReads<Self>) -> Void) -> Reaction
+  func cancel(_ r: Reaction)
+  func turn(_ body: (DiffWriter<Self>) -> Void)
+  func read(_ n: Node) -> Int
+  func hasRow(_ n: Node) -> Bool
+}
+
+/// A body's reads, as closures over the runtime's context.
+struct DiffReads<R: DiffRuntime> {
+  var read: (R.Node) -> Int
+  var peek: (R.Node) -> Int
+  var key: (R.Box, Int) -> Int
+  var curr: Int?
+}
+
+/// A reaction's reads and its way to schedule a turn.
+struct DiffReactionReads<R: DiffRuntime> {
+  var read: (R.Node) -> Int
+  var schedule: (@escaping (DiffWriter<R>) -> Void) -> Void
+}
+
+/// A turn's writes.
+struct DiffWriter<R: DiffRuntime> {
+  var write: (R.Node, Int) -> Void
+}
+
+/// The public API, over the default layouts.
+@MainActor
+final class PublicRuntime: DiffRuntime {
+  static var name: String { "Cog (public API)" }
+  let cogs = Cogs()
+  init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
+    cogs.scheduledTurnLimit = loopLimit
+    cogs.errorHandler = onError
+  }
+  var isFailing: Bool { cogs.isFailingOperation }
+  func source(_ label: String) -> Cog<Int> { Cog(0, label: label) }
+  func box(_ label: String, _ body: @escaping @MainActor (Int, (Cog<Int>) -> Int) -> Int)
+    -> CogBox<Int, Int>
+  {
+    CogBox(label: label) { (k: Int, c) -> Int in body(k) { c[$0] } }
+  }
+  func computed(
+    _ label: String, _ lifetime: GraphSpec.Lifetime,
+    _ body: @escaping @MainActor (DiffReads<PublicRuntime>) -> Int
+  ) -> Cog<Int> {
+    Cog(label: label, lifetime: lifetime.cog) { c -> Int in
+      body(DiffReads(read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0[$1]] }, curr: c.curr))
+    }
+  }
+  func react(_ body: @escaping @MainActor (DiffReactionReads<PublicRuntime>) -> Void)
+    -> CogReaction
+  {
+    cogs.react("reaction") { c in
+      body(
+        DiffReactionReads(
+          read: { c[$0] },
+          schedule: { write in
+            c.turn("reaction write") { w in write(DiffWriter(write: { w[$0] = $1 })) }
+          }))
+    }
+  }
+  func cancel(_ r: CogReaction) { r.cancel() }
+  func turn(_ body: (DiffWriter<PublicRuntime>) -> Void) {
+    cogs.turn("turn") { w in body(DiffWriter(write: { w[$0] = $1 })) }
+  }
+  func read(_ n: Cog<Int>) -> Int { cogs[n] }
+  func hasRow(_ n: Cog<Int>) -> Bool { cogs.hasRow(n) }
+}
+
+/// The layout binding over the edge store `Edges`.
+@MainActor
+final class LayoutRuntime<Edges: EdgeStore>: DiffRuntime {
+  static var name: String { "layout \(Edges.self)" }
+  let cogs = LayoutCogs<Edges>()
+  init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
+    cogs.scheduledTurnLimit = loopLimit
+    cogs.errorHandler = onError
+  }
+  var isFailing: Bool { cogs.isFailingOperation }
+  func source(_ label: String) -> LayoutCog<Int, Edges> { LayoutCog(0, label: label) }
+  func box(
+    _ label: String, _ body: @escaping @MainActor (Int, (LayoutCog<Int, Edges>) -> Int) -> Int
+  ) -> LayoutBox<Int, Int, Edges> {
+    LayoutBox(label: label) { (k: Int, c) -> Int in body(k) { c[$0] } }
+  }
+  func computed(
+    _ label: String, _ lifetime: GraphSpec.Lifetime,
+    _ body: @escaping @MainActor (DiffReads<LayoutRuntime>) -> Int
+  ) -> LayoutCog<Int, Edges> {
+    let l = lifetime.cog
+    return LayoutCog(label: label, lifetime: l.rowLifetime, cachePolicy: l.rowCachePolicy) {
+      c -> Int in
+      body(DiffReads(read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0[$1]] }, curr: c.curr))
+    }
+  }
+  func react(_ body: @escaping @MainActor (DiffReactionReads<LayoutRuntime>) -> Void)
+    -> LayoutReaction<Edges>
+  {
+    cogs.react("reaction") { c in
+      body(
+        DiffReactionReads(
+          read: { c[$0] },
+          schedule: { write in
+            c.turn("reaction write") { w in write(DiffWriter(write: { w[$0] = $1 })) }
+          }))
+    }
+  }
+  func cancel(_ r: LayoutReaction<Edges>) { r.cancel() }
+  func turn(_ body: (DiffWriter<LayoutRuntime>) -> Void) {
+    cogs.turn("turn") { w in body(DiffWriter(write: { w[$0] = $1 })) }
+  }
+  func read(_ n: LayoutCog<Int, Edges>) -> Int { cogs[n] }
+  func hasRow(_ n: LayoutCog<Int, Edges>) -> Bool { cogs.hasRow(n) }
+}
+
+extension CogLifetime {
+  var rowLifetime: RowLifetime {
+    switch self {
+    case .context: return .context
+    case .whileObserved: return .whileObserved
+    case .cache: return .cache
+    }
+  }
+  var rowCachePolicy: (limit: Int, retention: Duration)? {
+    if case .cache(let limit, let retention) = self { return (limit, retention) }
+    return nil
+  }
+}
+
+/// The inline + overflow layout with the inline count Cog measures by default.
+typealias DefaultInlineOverflow = InlineOverflow<3>

@@ -1,0 +1,344 @@
+import CogCore
+import CogEdgePool
+import CogInlineOverflow
+import CogLayoutBinding
+import CogPrefixArrays
+import Testing
+
+/// The edge-store contract (`EdgeStore`), checked the same way on every layout: a run's reads
+/// become the row's dependency list in read order; a run that reads the same dependencies
+/// again only confirms them; a changed run drops what it no longer reads and reports rows left
+/// without subscribers; runs nest; subscribers are listed both ways. Each case ends with the
+/// layout's own invariant check.
+@MainActor
+@Suite("Edge store conformance")
+struct EdgeStoreConformanceTests {
+  nonisolated static let layouts = EdgeLayout.allCases
+
+  @Test("a run's reads become the dependency list, in order", arguments: layouts)
+  func readsBecomeDependencies(layout: EdgeLayout) { layout.store.readsBecomeDependencies() }
+
+  @Test("a steady run only confirms: same list, versions updated", arguments: layouts)
+  func steadyRunConfirms(layout: EdgeLayout) { layout.store.steadyRunConfirms() }
+
+  @Test("a changed run keeps its prefix, swaps in the rest, reports orphans", arguments: layouts)
+  func changedRun(layout: EdgeLayout) { layout.store.changedRun() }
+
+  @Test("a row read twice in a row is listed once", arguments: layouts)
+  func repeatedRead(layout: EdgeLayout) { layout.store.repeatedRead() }
+
+  @Test("runs nest: an inner run's reads do not mix with the outer's", arguments: layouts)
+  func nestedRuns(layout: EdgeLayout) { layout.store.nestedRuns() }
+
+  @Test("removing every dependency unsubscribes the row everywhere", arguments: layouts)
+  func removeAll(layout: EdgeLayout) { layout.store.removeAll() }
+
+  @Test("many subscribers come and go without a scan going wrong", arguments: layouts)
+  func subscriberChurn(layout: EdgeLayout) { layout.store.subscriberChurn() }
+}
+
+/// The edge layouts, as test arguments.
+enum EdgeLayout: String, CaseIterable, Sendable, CustomStringConvertible {
+  case pool, prefix, inline2, inline3, inline4
+  var description: String { rawValue }
+
+  @MainActor var store: any EdgeStoreCase.Type {
+    switch self {
+    case .pool: return StoreCase<SharedEdgePool>.self
+    case .prefix: return StoreCase<PrefixArrays>.self
+    case .inline2: return StoreCase<InlineOverflow<2>>.self
+    case .inline3: return StoreCase<InlineOverflow<3>>.self
+    case .inline4: return StoreCase<InlineOverflow<4>>.self
+    }
+  }
+
+  @MainActor var behaviour: any LayoutBehaviourCase.Type {
+    switch self {
+    case .pool: return BehaviourCase<SharedEdgePool>.self
+    case .prefix: return BehaviourCase<PrefixArrays>.self
+    case .inline2: return BehaviourCase<InlineOverflow<2>>.self
+    case .inline3: return BehaviourCase<InlineOverflow<3>>.self
+    case .inline4: return BehaviourCase<InlineOverflow<4>>.self
+    }
+  }
+}
+
+@MainActor
+protocol EdgeStoreCase {
+  static func readsBecomeDependencies()
+  static func steadyRunConfirms()
+  static func changedRun()
+  static func repeatedRead()
+  static func nestedRuns()
+  static func removeAll()
+  static func subscriberChurn()
+}
+
+/// The contract on store `E`, driven as the graph drives it.
+@MainActor
+enum StoreCase<E: EdgeStore>: EdgeStoreCase {
+  /// Runs `reads` as one run of `sub`: each read confirms the candidate when it is that row,
+  /// and tracks otherwise, as `Graph.read` does.
+  static func run(
+    _ store: inout E, _ sub: Int, reads: [(dep: Int, version: UInt32)],
+    orphaned: inout RawColumn<Slot>, inner: ((inout E, inout RawColumn<Slot>) -> Void)? = nil
+  ) {
+    var run = store.beginRun(Slot(sub))
+    for (i, r) in reads.enumerated() {
+      if i == reads.count / 2, let inner { inner(&store, &orphaned) }
+      if store.candidate(run) == Slot(r.dep) {
+        store.confirm(&run, version: r.version)
+      } else {
+        store.track(Slot(r.dep), version: r.version, sub: Slot(sub), &run)
+      }
+    }
+    store.endRun(run, sub: Slot(sub), orphaned: &orphaned)
+  }
+
+  static func deps(_ store: E, _ sub: Int) -> [Int] {
+    var out: [Int] = []
+    var p = store.firstDep(of: Slot(sub))
+    while !p.isNone {
+      out.append(Int(store.dep(of: Slot(sub), at: p).raw))
+      p = store.nextDep(of: Slot(sub), after: p)
+    }
+    return out
+  }
+
+  static func versions(_ store: E, _ sub: Int) -> [UInt32] {
+    var out: [UInt32] = []
+    var p = store.firstDep(of: Slot(sub))
+    while !p.isNone {
+      out.append(store.version(of: Slot(sub), at: p))
+      p = store.nextDep(of: Slot(sub), after: p)
+    }
+    return out
+  }
+
+  static func subs(_ store: E, _ dep: Int) -> Set<Int> {
+    var out: Set<Int> = []
+    var p = store.firstSub(of: Slot(dep))
+    while !p.isNone {
+      out.insert(Int(store.sub(of: Slot(dep), at: p).raw))
+      p = store.nextSub(of: Slot(dep), after: p)
+    }
+    return out
+  }
+
+  static func make(rows: Int) -> E {
+    var store = E(reservingRows: 4)
+    store.ensureRows(rows)
+    return store
+  }
+
+  static func check(_ store: E, rows: Int) {
+    store.checkInvariants(rowCount: rows) { _ in false }
+  }
+
+  static func readsBecomeDependencies() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    run(&store, 9, reads: [(3, 1), (1, 2), (7, 3), (2, 4), (5, 5)], orphaned: &orphaned)
+    #expect(deps(store, 9) == [3, 1, 7, 2, 5])
+    #expect(versions(store, 9) == [1, 2, 3, 4, 5])
+    for d in [3, 1, 7, 2, 5] { #expect(subs(store, d) == [9]) }
+    #expect(store.liveEdgeCount == 5)
+    #expect(orphaned.count == 0)
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  static func steadyRunConfirms() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    let reads = [3, 1, 7, 2, 5, 6]
+    run(&store, 9, reads: reads.map { ($0, 1) }, orphaned: &orphaned)
+    var r = store.beginRun(Slot(9))
+    for d in reads {
+      #expect(store.candidate(r) == Slot(d))
+      store.confirm(&r, version: 2)
+    }
+    #expect(store.candidate(r).isNone)
+    store.endRun(r, sub: Slot(9), orphaned: &orphaned)
+    #expect(deps(store, 9) == reads)
+    #expect(versions(store, 9) == Array(repeating: 2, count: reads.count))
+    #expect(orphaned.count == 0)
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  static func changedRun() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    run(&store, 9, reads: [1, 2, 3, 4, 5].map { ($0, 1) }, orphaned: &orphaned)
+    run(&store, 8, reads: [(4, 1)], orphaned: &orphaned)
+    // Same prefix 1, 2; then 6 instead of 3; 4 again; 5 dropped.
+    run(&store, 9, reads: [1, 2, 6, 4].map { ($0, 2) }, orphaned: &orphaned)
+    #expect(deps(store, 9) == [1, 2, 6, 4])
+    #expect(subs(store, 3).isEmpty && subs(store, 5).isEmpty)
+    #expect(subs(store, 4) == [8, 9])
+    // Rows that lost their last subscriber are reported (4 kept one: 8; it may be reported
+    // while the run swaps, but must have a subscriber afterwards).
+    let lost = Set((0..<orphaned.count).map { Int(orphaned[$0].raw) })
+    #expect(lost.isSuperset(of: [3, 5]))
+    for s in lost where s != 3 && s != 5 { #expect(store.hasSubscribers(Slot(s))) }
+    #expect(store.liveEdgeCount == 5)
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  static func repeatedRead() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    run(&store, 9, reads: [(1, 1), (1, 2), (2, 3), (2, 4)], orphaned: &orphaned)
+    #expect(deps(store, 9) == [1, 2])
+    #expect(versions(store, 9) == [2, 4])
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  static func nestedRuns() {
+    var store = make(rows: 12)
+    var orphaned = RawColumn<Slot>()
+    run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
+    run(&store, 10, reads: [4, 5].map { ($0, 1) }, orphaned: &orphaned)
+    // The outer run changes after its first read; an inner run of 10 changes too.
+    run(
+      &store, 9, reads: [1, 6, 7, 3].map { ($0, 2) }, orphaned: &orphaned,
+      inner: { inner, orphans in
+        run(&inner, 10, reads: [5, 8].map { ($0, 2) }, orphaned: &orphans)
+      })
+    #expect(deps(store, 9) == [1, 6, 7, 3])
+    #expect(deps(store, 10) == [5, 8])
+    #expect(subs(store, 2).isEmpty && subs(store, 4).isEmpty)
+    check(store, rows: 12)
+    store.free()
+    orphaned.free()
+  }
+
+  static func removeAll() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
+    run(&store, 8, reads: [2].map { ($0, 1) }, orphaned: &orphaned)
+    store.removeAllDeps(of: Slot(9), orphaned: &orphaned)
+    #expect(deps(store, 9).isEmpty)
+    #expect(subs(store, 2) == [8])
+    #expect(!store.hasSubscribers(Slot(1)) && !store.hasSubscribers(Slot(3)))
+    #expect(store.liveEdgeCount == 1)
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  static func subscriberChurn() {
+    let rows = 300
+    var store = make(rows: rows)
+    var orphaned = RawColumn<Slot>()
+    // 200 readers of rows 0 and 1; then every other reader drops row 0, then all re-read.
+    for s in 100..<rows { run(&store, s, reads: [(0, 1), (1, 1)], orphaned: &orphaned) }
+    for s in stride(from: 100, to: rows, by: 2) {
+      run(&store, s, reads: [(1, 2)], orphaned: &orphaned)
+    }
+    #expect(subs(store, 0) == Set(stride(from: 101, to: rows, by: 2)))
+    #expect(subs(store, 1) == Set(100..<rows))
+    for s in 100..<rows { run(&store, s, reads: [(2, 3)], orphaned: &orphaned) }
+    #expect(subs(store, 0).isEmpty && subs(store, 1).isEmpty)
+    #expect(subs(store, 2) == Set(100..<rows))
+    #expect(store.liveEdgeCount == rows - 100)
+    check(store, rows: rows)
+    store.free()
+    orphaned.free()
+  }
+}
+
+/// Behaviour through the layout binding, the same on every layout: the public API's behaviour
+/// tests pin the semantics on the default layouts; these check that other layouts keep them
+/// on the shapes that stress their storage (wide reads, switching dependencies, lifetimes,
+/// cycles).
+@MainActor
+@Suite("Layout behaviour")
+struct LayoutBehaviourTests {
+  nonisolated static let layouts: [EdgeLayout] = [.pool, .prefix, .inline3]
+
+  @Test("a body reading many rows, then fewer, then others", arguments: layouts)
+  func wideAndSwitching(layout: EdgeLayout) { layout.behaviour.wideAndSwitching() }
+
+  @Test(".whileObserved rows go with their last reader", arguments: layouts)
+  func whileObserved(layout: EdgeLayout) { layout.behaviour.whileObserved() }
+
+  @Test("a cycle closed and opened again", arguments: layouts)
+  func cycle(layout: EdgeLayout) { layout.behaviour.cycle() }
+}
+
+@MainActor
+protocol LayoutBehaviourCase {
+  static func wideAndSwitching()
+  static func whileObserved()
+  static func cycle()
+}
+
+@MainActor
+enum BehaviourCase<E: EdgeStore>: LayoutBehaviourCase {
+  static func wideAndSwitching() {
+    let sources = (0..<20).map { LayoutCog<Int, E>($0, label: "s\($0)") }
+    let mode = LayoutCog<Int, E>(0, label: "mode")
+    let sum = LayoutCog<Int, E>(label: "sum") { c -> Int in
+      switch c[mode] {
+      case 0: return sources.reduce(0) { $0 + c[$1] }
+      case 1: return sources[0..<3].reduce(0) { $0 + c[$1] }
+      default: return sources[10..<20].reduce(0) { $0 + c[$1] }
+      }
+    }
+    let cogs = LayoutCogs<E>()
+    var seen: [Int] = []
+    cogs.react { c in seen.append(c[sum]) }
+    cogs.turn("three") { w in w[mode] = 1 }
+    cogs.turn("s5 is not read now") { w in w[sources[5]] = 100 }
+    cogs.turn("others") { w in w[mode] = 2 }
+    cogs.turn("s15") { w in w[sources[15]] = 1000 }
+    cogs.turn("all") { w in w[mode] = 0 }
+    #expect(seen == [190, 3, 145, 1130, 190 - 5 + 100 - 15 + 1000])
+  }
+
+  static func whileObserved() {
+    let s = LayoutCog<Int, E>(1, label: "s")
+    let inner = LayoutCog<Int, E>(label: "inner", lifetime: .whileObserved) { c in c[s] * 2 }
+    let on = LayoutCog<Bool, E>(true, label: "on")
+    let outer = LayoutCog<Int, E>(label: "outer") { c in c[on] ? c[inner] : -1 }
+    let cogs = LayoutCogs<E>()
+    #expect(cogs[outer] == 2)
+    #expect(cogs.hasRow(inner))
+    cogs.turn("off") { w in w[on] = false }
+    #expect(cogs[outer] == -1)
+    #expect(!cogs.hasRow(inner))
+    cogs.turn("on") { w in w[on] = true }
+    #expect(cogs[outer] == 2)
+  }
+
+  static func cycle() {
+    let close = LayoutCog<Bool, E>(false, label: "close")
+    let seed = LayoutCog<Int, E>(1, label: "seed")
+    let late = Late<LayoutCog<Int, E>>()
+    let a = LayoutCog<Int, E>(label: "a") { c in c[close] ? c[late.value] + 1 : c[seed] }
+    let b = LayoutCog<Int, E>(label: "b") { c in c[a] * 10 }
+    late.value = b
+    let cogs = LayoutCogs<E>()
+    var errors: [CogError] = []
+    cogs.errorHandler = { errors.append($0) }
+    var seen: [Int] = []
+    cogs.react { c in seen.append(c[b]) }
+    cogs.turn("close") { w in w[close] = true }
+    #expect(errors == [.cycle(states: ["b", "a"])])
+    #expect(throws: CogError.self) { try cogs.read(b) }
+    cogs.turn("open") { w in
+      w[close] = false
+      w[seed] = 3
+    }
+    #expect(seen == [10, 30])
+  }
+}

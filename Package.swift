@@ -80,7 +80,8 @@ let package = Package(
       name: "CogBenchSystems",
       dependencies: [
         "Cog", "CogCore", "CogBenchCases", "CogSimpleCore", "CogObjectGraph",
-        "CogObservationBaseline",
+        "CogObservationBaseline", "CogEdgePool", "CogPrefixArrays", "CogInlineOverflow",
+        "CogLayoutSupport", "CogLayoutBinding",
       ],
       path: "Benchmarks/Systems", swiftSettings: coreSettings),
     .target(
@@ -91,7 +92,10 @@ let package = Package(
       swiftSettings: benchSwift),
     .executableTarget(
       name: "CogBenchRunner",
-      dependencies: ["CogBenchCases", "CogBenchSystems", "CogCounters"],
+      dependencies: [
+        "CogBenchCases", "CogBenchSystems", "CogCounters", "CogEdgePool", "CogPrefixArrays",
+        "CogInlineOverflow",
+      ],
       path: "Benchmarks/Runner", swiftSettings: benchSwift),
 
     // MARK: Tests

@@ -2,7 +2,9 @@
   import Glibc
 #endif
 
-/// Comma-separated names or shell globs (`*`, `?`, `[...]`; `*` also matches `/`).
+/// Comma-separated names or shell globs (`*`, `?`, `[...]`; `*` also matches `/`). A pattern
+/// equal to a name matches it before any glob reading, so ids with brackets
+/// (`cog[prefix+inline]`) can be named as they are.
 struct Selector {
   let patterns: [String]
 
@@ -11,12 +13,12 @@ struct Selector {
   }
 
   func matches(_ name: String) -> Bool {
-    patterns.contains { fnmatch($0, name, 0) == 0 }
+    patterns.contains { $0 == name || fnmatch($0, name, 0) == 0 }
   }
 
   /// The patterns that match none of `names` (a typo should be an error, not an empty run).
   func unmatched(in names: [String]) -> [String] {
-    patterns.filter { p in !names.contains { fnmatch(p, $0, 0) == 0 } }
+    patterns.filter { p in !names.contains { p == $0 || fnmatch(p, $0, 0) == 0 } }
   }
 }
 

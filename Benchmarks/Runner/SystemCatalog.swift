@@ -3,18 +3,14 @@ import CogBenchSystems
 
 /// The systems the runner can measure, selected by id (`--systems`).
 ///
-/// Each entry binds every case to a concrete system type through `CaseRegistry.bind`, which
-/// visits the cases with their static types, so `C.prepare(on: S)` is specialized for the
-/// system inside this module (the optimizer sees both types). Add a system here when its
-/// adapter lands in CogBenchSystems.
+/// The entries come from `SystemBindings` (CogBenchSystems), which binds every case to each
+/// concrete system type through `CaseRegistry.bind`, so that `C.prepare(on: S)` is specialized
+/// for the system in the module that declares it. Add a system there when its adapter lands.
 @MainActor
 enum SystemCatalog {
-  static let all: [SystemEntry] = [
-    .of(CogSystem.self),
-    .of(SimpleSystem.self),
-    .of(ObjectGraphSystem.self),
-    .of(ObservationSystem.self),
-  ]
+  static let all: [SystemEntry] = SystemBindings.all.map {
+    SystemEntry(id: $0.id, capabilities: $0.capabilities, makeBound: $0.bind)
+  }
 
   /// Systems that exist by name but cannot be measured in this build, with the reason.
   static var unavailable: [(id: String, reason: String)] {
@@ -33,21 +29,12 @@ final class SystemEntry {
   private let makeBound: () -> [BoundCase]
   private var cache: [String: BoundCase]?
 
-  private init(
+  init(
     id: String, capabilities: SystemCapabilities, makeBound: @escaping () -> [BoundCase]
   ) {
     self.id = id
     self.capabilities = capabilities
     self.makeBound = makeBound
-  }
-
-  static func of<S: ReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
-  }
-
-  /// Keyed systems also get the keyed cases.
-  static func of<S: KeyedReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
   }
 
   /// The case bound to this system; nil when the registry has no such case.

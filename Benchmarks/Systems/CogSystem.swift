@@ -123,6 +123,7 @@ extension CogSystem: KeyedReactiveSystem {
   }
 
   /// A box with the `.cache` lifetime (retention long enough never to expire in a run).
+  @inlinable
   public func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
     -> KeyedHandle<K, T>
   {

@@ -7,23 +7,21 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
 
   deinit { state.cache.free() }
 
-  @usableFromInline package var label: String { state.label }
-  @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
+  @inlinable package var label: String { state.label }
+  @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
   }
-  @usableFromInline package var isManual: Bool { state.isManual }
+  @inlinable package var isManual: Bool { state.isManual }
 
   /// A manual state compared with `==`.
-  @inlinable
-  package init(_ initial: Value, label: String = "") where Value: Equatable {
+  @inlinable package init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
   }
 
   /// An automatic state compared with `==`.
-  @inlinable
-  package init(
+  @inlinable package init(
     label: String = "", lifetime: RowLifetime = .context,
     cachePolicy: (limit: Int, retention: Duration)? = nil,
     _ body: @escaping @MainActor (LayoutContext<Value, Edges>) -> Value
@@ -49,8 +47,9 @@ extension LayoutCog: StateName {
   @MainActor @inlinable @inline(__always)
   package func resolve(in graph: Graph<Edges>) -> Slot { state.resolve(in: graph, owner: self) }
 
-  @MainActor @inlinable
-  package func existing(in graph: Graph<Edges>) -> Slot { state.existing(in: graph) }
+  @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {
+    state.existing(in: graph)
+  }
 }
 
 /// A keyed box of the layout binding (inline `AnyHashable` references; see `CogBox`).
@@ -58,8 +57,7 @@ extension LayoutCog: StateName {
 package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore>: @unchecked Sendable {
   @usableFromInline let core: KeyedBox<Key, Value, Edges>
 
-  @inlinable
-  package init(
+  @inlinable package init(
     label: String = "", lifetime: RowLifetime = .context,
     cachePolicy: (limit: Int, retention: Duration)? = nil,
     _ body: @escaping @MainActor (Key, LayoutContext<Value, Edges>) -> Value

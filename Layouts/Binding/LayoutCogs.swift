@@ -8,21 +8,21 @@ import CogCore
 @usableFromInline package final class LayoutCogs<Edges: EdgeStore> {
   @usableFromInline package let graph: Graph<Edges>
 
-  @usableFromInline package init(reservingRows rows: Int = 64) {
+  @inlinable package init(reservingRows rows: Int = 64) {
     graph = Graph(reservingRows: rows)
   }
 
-  @usableFromInline package var errorHandler: (CogError) -> Void {
+  @inlinable package var errorHandler: (CogError) -> Void {
     get { graph.turns.errorHandler }
     set { graph.turns.errorHandler = newValue }
   }
-  @usableFromInline package var scheduledTurnLimit: Int {
+  @inlinable package var scheduledTurnLimit: Int {
     get { graph.turns.scheduledTurnLimit }
     set { graph.turns.scheduledTurnLimit = newValue }
   }
   /// Whether the current operation met a cycle (see `Graph.isFailing`).
-  @usableFromInline package var isFailingOperation: Bool { graph.isFailing }
-  @usableFromInline package var liveRowCount: Int { graph.liveRowCount }
+  @inlinable package var isFailingOperation: Bool { graph.isFailing }
+  package var liveRowCount: Int { graph.liveRowCount }
 
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T { graph.read(cog, .tracked) }
   @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
@@ -32,12 +32,12 @@ import CogCore
     try graph.readOperation(cog).get()
   }
 
-  @usableFromInline package func turn(_ name: StaticString, _ body: (LayoutWriter<Edges>) -> Void) {
+  @inlinable package func turn(_ name: StaticString, _ body: (LayoutWriter<Edges>) -> Void) {
     graph.turn(name) { g, id in body(LayoutWriter(graph: g, turn: id)) }
   }
 
   @discardableResult
-  @usableFromInline package func react(
+  @inlinable package func react(
     _ name: StaticString = "reaction",
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
@@ -48,14 +48,14 @@ import CogCore
     return LayoutReaction(graph: graph, ref: graph.react(name, behavior))
   }
 
-  @usableFromInline package func hasRow<T>(_ cog: LayoutCog<T, Edges>) -> Bool {
+  @inlinable package func hasRow<T>(_ cog: LayoutCog<T, Edges>) -> Bool {
     !cog.existing(in: graph).isNone
   }
-  @usableFromInline package func hasRow<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
+  @inlinable package func hasRow<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
     !ref.name.existing(in: graph).isNone
   }
   @discardableResult
-  @usableFromInline package func evict<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
+  @inlinable package func evict<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
     graph.evict(ref.name.existing(in: graph))
   }
 }
@@ -63,14 +63,14 @@ import CogCore
 /// A registered reaction of a `LayoutCogs`.
 @MainActor
 @usableFromInline package final class LayoutReaction<Edges: EdgeStore> {
-  weak var graph: Graph<Edges>?
-  let ref: SlotRef
-  @usableFromInline package private(set) var isCancelled = false
-  init(graph: Graph<Edges>, ref: SlotRef) {
+  @usableFromInline weak var graph: Graph<Edges>?
+  @usableFromInline let ref: SlotRef
+  @usableFromInline package var isCancelled = false
+  @inlinable init(graph: Graph<Edges>, ref: SlotRef) {
     self.graph = graph
     self.ref = ref
   }
-  @usableFromInline package func cancel() {
+  @inlinable package func cancel() {
     if isCancelled { return }
     isCancelled = true
     graph?.cancelReaction(ref)

@@ -47,7 +47,7 @@ import CogCore
   @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
     withGuaranteed(graph) { $0.read(cog, .peek) }
   }
-  @usableFromInline package func turn(
+  @inlinable package func turn(
     _ name: StaticString, _ body: @escaping (LayoutWriter<Edges>) -> Void
   ) {
     let g = graph.takeUnretainedValue()

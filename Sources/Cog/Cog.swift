@@ -22,7 +22,6 @@ import CogEdgePool
 /// globals or static members) and share them.
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
   @usableFromInline let state: KeylessState<Value, SharedEdgePool>
-  public let lifetime: CogLifetime
 
   deinit { state.cache.free() }
 
@@ -34,13 +33,15 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// Whether this is a manual cog (written in turns) rather than an automatic one.
   public var isManual: Bool { state.isManual }
 
+  /// How long this cog's row lives in a context.
+  public var lifetime: CogLifetime { CogLifetime(state.lifetime, cachePolicy: state.cachePolicy) }
+
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
   public init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
-    lifetime = .context
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
@@ -49,7 +50,6 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
   ) {
     state = KeylessState(manual: initial, label: label, equality: equals.map { SourceEquality($0) })
-    lifetime = .context
   }
 
   /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
@@ -66,7 +66,6 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
         let new = body(CogContext(graph: graph, slot: slot))
         return graph.store(new, at: slot, typeIndex: ti) { $0 == $1 }
       })
-    self.lifetime = lifetime
   }
 
   /// An automatic cog with a custom equality; `nil` means every recompute is a change.
@@ -87,7 +86,6 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
           return false
         }
       })
-    self.lifetime = lifetime
   }
 }
 

@@ -10,6 +10,16 @@ public enum CogLifetime: Sendable, Equatable {
   /// Kept while unobserved, at most `limit` rows per descriptor, each for at most `retention`.
   case cache(limit: Int, retention: Duration)
 
+  /// The lifetime a row was made with.
+  init(_ row: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?) {
+    switch row {
+    case .context: self = .context
+    case .whileObserved: self = .whileObserved
+    case .cache:
+      self = .cache(limit: cachePolicy?.limit ?? 0, retention: cachePolicy?.retention ?? .zero)
+    }
+  }
+
   @usableFromInline var row: RowLifetime {
     switch self {
     case .context: return .context

@@ -27,7 +27,7 @@ public struct CogReactionContext {
   }
 
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
-  public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
+  @inlinable public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
     let g = graph.takeUnretainedValue()
     g.schedule(name, by: g.ref(slot)) { g, id in body(CogWriter(graph: g, turn: id)) }
   }
@@ -37,11 +37,11 @@ public struct CogReactionContext {
 /// twice, or after the context is gone, is harmless.
 @MainActor
 public final class CogReaction {
-  weak var cogs: Cogs?
-  let ref: SlotRef
+  @usableFromInline weak var cogs: Cogs?
+  @usableFromInline let ref: SlotRef
   public private(set) var isCancelled = false
 
-  init(cogs: Cogs, ref: SlotRef) {
+  @inlinable init(cogs: Cogs, ref: SlotRef) {
     self.cogs = cogs
     self.ref = ref
   }
@@ -56,11 +56,11 @@ public final class CogReaction {
 /// Keeps a state's row alive until `end()`.
 @MainActor
 public final class CogLease {
-  weak var cogs: Cogs?
-  let ref: SlotRef
+  @usableFromInline weak var cogs: Cogs?
+  @usableFromInline let ref: SlotRef
   public private(set) var isEnded = false
 
-  init(cogs: Cogs, ref: SlotRef) {
+  @inlinable init(cogs: Cogs, ref: SlotRef) {
     self.cogs = cogs
     self.ref = ref
   }

@@ -29,25 +29,24 @@ public struct CogWriter {
     }
     nonmutating set {
       withGuaranteed(graph) { g in
-        do throws(CogError) { try stage(cog, newValue, in: g) } catch { g.misuse(error) }
+        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
+        g.stage(
+          cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)
       }
     }
   }
 
-  /// Stages `value` for the manual cog `cog`.
+  /// Stages `value` for the manual cog `cog`; throws instead of stopping the program when the
+  /// writer's turn has ended or `cog` is automatic.
   @inlinable
   public func set<V>(_ cog: Cog<V>, to value: V) throws(CogError) {
-    var failure: CogError? = nil
-    withGuaranteed(graph) { g in
-      do throws(CogError) { try stage(cog, value, in: g) } catch { failure = error }
+    let failure: CogError? = withGuaranteed(graph) { g in
+      if !g.isActiveTurn(turn) { return .escapedWriter(turn: "#\(turn)") }
+      if !cog.isManual { return .notWritable(state: cog.label) }
+      g.stage(cog.resolve(in: g), value, typeIndex: cog.typeIndex, equality: cog.state.equality)
+      return nil
     }
     if let failure { throw failure }
-  }
-
-  @inlinable @inline(__always)
-  func stage<V>(_ cog: Cog<V>, _ value: V, in g: CogGraph) throws(CogError) {
-    if _slowPath(!g.isActiveTurn(turn)) { throw .escapedWriter(turn: "#\(turn)") }
-    if _slowPath(!cog.isManual) { throw .notWritable(state: cog.label) }
-    g.stage(cog.resolve(in: g), value, typeIndex: cog.typeIndex, equality: cog.state.equality)
   }
 }

@@ -30,7 +30,7 @@ public final class Cogs {
   /// Receives recoverable errors that no caller can be handed: a cycle met by a read through
   /// the subscript or while a flush runs reactions, and reaction loops. The default prints the
   /// error to standard error.
-  public var errorHandler: (CogError) -> Void {
+  @inlinable public var errorHandler: (CogError) -> Void {
     get { graph.turns.errorHandler }
     set { graph.turns.errorHandler = newValue }
   }
@@ -39,16 +39,18 @@ public final class Cogs {
   /// them, before the runtime calls it a reaction loop: it drops the remaining scheduled turns
   /// and reports `CogError.reactionLoop` to `errorHandler`. A reaction that writes what it
   /// reads would otherwise run forever. Default 10,000.
-  public var scheduledTurnLimit: Int {
+  @inlinable public var scheduledTurnLimit: Int {
     get { graph.turns.scheduledTurnLimit }
     set { graph.turns.scheduledTurnLimit = newValue }
   }
 
   /// Bumped by every value change: compare two readings to learn whether anything changed.
-  public var revision: UInt32 { graph.revision }
+  @inlinable public var revision: UInt32 { graph.revision }
 
   /// Whether any state changed since `revision` was read.
-  public func hasChanged(since revision: UInt32) -> Bool { graph.revision != revision }
+  @inlinable public func hasChanged(since revision: UInt32) -> Bool {
+    graph.revision != revision
+  }
 
   // MARK: Reads
 
@@ -80,7 +82,7 @@ public final class Cogs {
   ///
   /// A turn cannot start inside another turn, a body or a reaction: a reaction schedules its
   /// writes with `c.turn`.
-  public func turn(_ name: StaticString, _ body: (CogWriter) -> Void) {
+  @inlinable public func turn(_ name: StaticString, _ body: (CogWriter) -> Void) {
     graph.turn(name) { g, id in body(CogWriter(graph: g, turn: id)) }
   }
 
@@ -92,7 +94,7 @@ public final class Cogs {
   ///
   /// A reaction whose run meets a cycle has the cycle reported and is run again after every
   /// later turn that changes something, until it runs without one.
-  @discardableResult
+  @inlinable @discardableResult
   public func react(
     _ name: StaticString = "reaction", _ body: @escaping @MainActor (CogReactionContext) -> Void
   ) -> CogReaction {
@@ -106,12 +108,14 @@ public final class Cogs {
   // MARK: Leases
 
   /// Keeps a `.whileObserved` or `.cache` state alive (and its row) until the lease ends.
-  public func lease<T>(_ cog: Cog<T>) -> CogLease { lease(cog.resolve(in: graph)) }
+  @inlinable public func lease<T>(_ cog: Cog<T>) -> CogLease { lease(cog.resolve(in: graph)) }
 
   /// Keeps the keyed state `ref` alive until the lease ends.
-  public func lease<T>(_ ref: CogRef<T>) -> CogLease { lease(ref.name.resolve(in: graph)) }
+  @inlinable public func lease<T>(_ ref: CogRef<T>) -> CogLease {
+    lease(ref.name.resolve(in: graph))
+  }
 
-  func lease(_ s: Slot) -> CogLease {
+  @inlinable func lease(_ s: Slot) -> CogLease {
     graph.addLease(s)
     graph.collect()
     return CogLease(cogs: self, ref: graph.ref(s))
@@ -123,10 +127,12 @@ public final class Cogs {
   public var liveRowCount: Int { graph.liveRowCount }
 
   /// Whether `ref`'s keyed state currently has a row in this context.
-  public func hasRow<T>(_ ref: CogRef<T>) -> Bool { !ref.name.existing(in: graph).isNone }
+  @inlinable public func hasRow<T>(_ ref: CogRef<T>) -> Bool {
+    !ref.name.existing(in: graph).isNone
+  }
 
   /// Whether `cog` currently has a row in this context.
-  public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existing(in: graph).isNone }
+  @inlinable public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existing(in: graph).isNone }
 
   #if DEBUG
     /// The debug history, oldest turn first: turn id, op name and the labels of up to four
@@ -142,7 +148,7 @@ extension Cogs {
   /// Releases the row of keyed state `ref` now if nothing observes it (no subscriber, no
   /// lease), whatever its lifetime: for apps that know a key is gone. Returns whether a row
   /// was released. The same reference can create a fresh row later.
-  @discardableResult
+  @inlinable @discardableResult
   public func evict<T>(_ ref: CogRef<T>) -> Bool {
     graph.evict(ref.name.existing(in: graph))
   }

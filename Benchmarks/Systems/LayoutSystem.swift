@@ -1,0 +1,193 @@
+import CogBenchCases
+import CogCore
+import CogEdgePool
+import CogInlineOverflow
+import CogLayoutBinding
+import CogLayoutSupport
+import CogPrefixArrays
+
+/// The core bound to one (edge layout, reference layout) combination behind the benchmark
+/// adapter: the systems `cog[<edges>,<references>]`, which the layout comparison measures.
+/// The same mapping as `CogSystem` (see there), through the workbench's layout binding instead
+/// of the public API. `cog[pool,inline]` binds the same layouts as `cog`: equal counts prove
+/// that this system measures the layouts and not itself (the calibration in the record).
+@MainActor
+package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout>: ReactiveSystem {
+  package nonisolated static var id: String { "cog[\(Edges.layoutName)+inline]" }
+  package nonisolated static var capabilities: SystemCapabilities { .all }
+
+  package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
+  @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
+  /// The reaction whose body is running (to schedule writes made inside an effect).
+  @exclusivity(unchecked) @usableFromInline var reaction: LayoutReactionContext<Edges>?
+  @exclusivity(unchecked) @usableFromInline var built: [LayoutReaction<Edges>] = []
+  /// Writes of a batch opened inside an effect, applied by a scheduled turn.
+  @exclusivity(unchecked) @usableFromInline var collected: [(LayoutWriter<Edges>) -> Void]?
+  /// Owns the descriptors behind the handles (handles are unretained).
+  package let handles = HandleKeeper()
+
+  package init() {}
+
+  @inlinable
+  package func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
+    SignalHandle(handles.keep(LayoutCog<T, Edges>(initial)))
+  }
+
+  @inlinable
+  package func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
+    ComputedHandle(handles.keep(LayoutCog<T, Edges> { _ in body() }))
+  }
+
+  @inlinable
+  package func effect(_ body: @escaping () -> Void) {
+    let me = Unmanaged.passUnretained(self)
+    built.append(
+      cogs.react("effect") { c in
+        withGuaranteed(me) { system in
+          let outer = system.reaction
+          system.reaction = c
+          body()
+          system.reaction = outer
+        }
+      })
+  }
+
+  @inlinable
+  package func read<T>(_ signal: SignalHandle<T>) -> T {
+    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { cog in
+      if let writer { return writer[cog] }
+      return cogs[cog]
+    }
+  }
+
+  @inlinable
+  package func read<T>(_ computed: ComputedHandle<T>) -> T {
+    withGuaranteed(computed.object(as: LayoutCog<T, Edges>.self)) { cogs[$0] }
+  }
+
+  @inlinable
+  package func write<T>(_ signal: SignalHandle<T>, _ value: T) {
+    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { cog in
+      if let writer {
+        writer[cog] = value
+      } else if collected != nil {
+        collected!.append { w in w[cog] = value }
+      } else if let reaction {
+        reaction.turn("write") { w in w[cog] = value }
+      } else {
+        cogs.turn("write") { w in w[cog] = value }
+      }
+    }
+  }
+
+  @inlinable
+  package func withBatch(_ body: () -> Void) {
+    if writer != nil || collected != nil {
+      body()
+    } else if let reaction {
+      collected = []
+      body()
+      let writes = collected!
+      collected = nil
+      reaction.turn("batch") { w in for write in writes { write(w) } }
+    } else {
+      cogs.turn("batch") { w in
+        writer = w
+        body()
+        writer = nil
+      }
+    }
+  }
+
+  @inlinable
+  package func withBuild<R>(_ body: () -> R) -> R { body() }
+
+  package func cleanup() {
+    for r in built { r.cancel() }
+    built.removeAll()
+    handles.releaseAll()
+  }
+}
+
+extension LayoutSystem: KeyedReactiveSystem {
+  @inlinable
+  package func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
+    KeyedHandle(handles.keep(LayoutBox<K, T, Edges> { key, _ in body(key) }))
+  }
+
+  @inlinable
+  package func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
+    -> KeyedHandle<K, T>
+  {
+    let box = LayoutBox<K, T, Edges>(
+      lifetime: .cache, cachePolicy: (limit, .seconds(86_400))
+    ) { key, _ in body(key) }
+    return KeyedHandle(handles.keep(box))
+  }
+
+  @inlinable
+  package func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    withGuaranteed(box.object(as: LayoutBox<K, T, Edges>.self)) { cogs[$0[key]] }
+  }
+
+  @inlinable
+  package func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
+    _ = withGuaranteed(box.object(as: LayoutBox<K, T, Edges>.self)) { cogs.evict($0[key]) }
+  }
+}
+
+/// How an edge layout is named in system ids (`cog[<name>,…]`).
+package protocol NamedEdgeLayout {
+  static var layoutName: String { get }
+}
+extension SharedEdgePool: NamedEdgeLayout { package static var layoutName: String { "pool" } }
+extension PrefixReuseEdges: NamedEdgeLayout where Deps: NamedEdgeLayout {
+  package static var layoutName: String { Deps.layoutName }
+}
+extension ArrayDeps: NamedEdgeLayout { package static var layoutName: String { "prefix" } }
+extension InlineDeps: NamedEdgeLayout {
+  package static var layoutName: String { "overflow\(N)" }
+}
+
+/// Every system with every case bound to it. Bound here, in the module that declares the
+/// systems, rather than by the runner: the conformance of a package type is not available to
+/// other modules' optimizer (cases bound elsewhere called every layout system's adapter method
+/// through the protocol witness, unspecialized: 15× the instructions of `cog`), and binding
+/// them all in one module gives every system the same optimization context (`cog` and
+/// `cog[pool+inline]` then differ by their bindings only; see the calibration in the record).
+package enum SystemBindings {
+  /// The systems, in the order the runner lists them. Each entry names its system's concrete
+  /// type in its own closure, so that binding is specialized there.
+  @MainActor package static let all: [Entry] = [
+    Entry(CogSystem.self) { CaseRegistry.bind(CogSystem.self) },
+    Entry(SimpleSystem.self) { CaseRegistry.bind(SimpleSystem.self) },
+    Entry(ObjectGraphSystem.self) { CaseRegistry.bind(ObjectGraphSystem.self) },
+    Entry(ObservationSystem.self) { CaseRegistry.bind(ObservationSystem.self) },
+    // The layout comparison: the core bound to each edge layout (swift/0003-edge-layouts.md).
+    Entry(LayoutSystem<SharedEdgePool>.self) {
+      CaseRegistry.bind(LayoutSystem<SharedEdgePool>.self)
+    },
+    Entry(LayoutSystem<PrefixArrays>.self) { CaseRegistry.bind(LayoutSystem<PrefixArrays>.self) },
+    Entry(LayoutSystem<InlineOverflow<2>>.self) {
+      CaseRegistry.bind(LayoutSystem<InlineOverflow<2>>.self)
+    },
+    Entry(LayoutSystem<InlineOverflow<3>>.self) {
+      CaseRegistry.bind(LayoutSystem<InlineOverflow<3>>.self)
+    },
+    Entry(LayoutSystem<InlineOverflow<4>>.self) {
+      CaseRegistry.bind(LayoutSystem<InlineOverflow<4>>.self)
+    },
+  ]
+
+  /// A system's id, capabilities and bound cases.
+  package struct Entry {
+    package let id: String
+    package let capabilities: SystemCapabilities
+    package let bind: @MainActor () -> [BoundCase]
+    init<S: ReactiveSystem>(_: S.Type, bind: @escaping @MainActor () -> [BoundCase]) {
+      id = S.id
+      capabilities = S.capabilities
+      self.bind = bind
+    }
+  }
+}

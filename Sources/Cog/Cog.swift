@@ -20,7 +20,8 @@ public typealias CogGraph = Graph<SharedEdgePool>
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public let id: Int32
   public let typeIndex: Int32
-  public let label: String
+  /// The label given at declaration; empty for the default one.
+  let givenLabel: String
   public let lifetime: CogLifetime
   @usableFromInline let initial: Value?
   /// A manual cog's equality (`nil`: every write changes); automatic cogs compare in their
@@ -36,6 +37,12 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
   public var isManual: Bool { behavior == nil }
+
+  /// The given label, or `Cog<Value>#id`. The default is formatted here, on the error and
+  /// debug paths that read it, never at declaration: a formatted label longer than 15 UTF-8
+  /// bytes is a heap string, so formatting it eagerly made declaring a cog allocate once ids
+  /// grew past six digits, and counts depended on how many descriptors the process had made.
+  public var label: String { givenLabel.isEmpty ? "Cog<\(Value.self)>#\(id)" : givenLabel }
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
@@ -57,7 +64,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   init(manual initial: Value, label: String, equality: CogEquality<Value>?) {
     id = Registry.makeDescriptorID()
     typeIndex = Registry.typeIndex(for: Value.self)
-    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
+    self.givenLabel = label
     self.lifetime = .context
     self.initial = initial
     self.equality = equality.map { Unmanaged.passUnretained($0) }
@@ -110,7 +117,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   ) {
     id = Registry.makeDescriptorID()
     self.typeIndex = typeIndex
-    self.label = label.isEmpty ? "Cog<\(Value.self)>#\(id)" : label
+    self.givenLabel = label
     self.lifetime = lifetime
     self.initial = nil
     self.equality = nil

@@ -5,13 +5,18 @@ import CogEdgePool
 public class CogBoxBase<Value>: RowOwner, @unchecked Sendable {
   public let id: Int32
   public let typeIndex: Int32
-  public let label: String
+  /// The label given at declaration; empty for the default one.
+  let givenLabel: String
   public let lifetime: CogLifetime
   @usableFromInline let behavior: RowBehavior<SharedEdgePool>
   /// The box's key index in the context it was last used in.
   @usableFromInline let cache: DescriptorCacheRef
 
   public var cachePolicy: (limit: Int, retention: Duration)? { lifetime.cachePolicy }
+
+  /// The given label, or `CogBox<Key, Value>#id`, formatted when read (see `Cog.label`).
+  public var label: String { givenLabel.isEmpty ? defaultLabel : givenLabel }
+  var defaultLabel: String { "CogBox<\(Value.self)>#\(id)" }
 
   @usableFromInline
   init(
@@ -21,7 +26,7 @@ public class CogBoxBase<Value>: RowOwner, @unchecked Sendable {
     self.cache = cache
     self.id = id
     self.typeIndex = typeIndex
-    self.label = label
+    self.givenLabel = label
     self.lifetime = lifetime
     self.behavior = behavior
   }
@@ -102,10 +107,11 @@ public final class CogBox<Key: Hashable, Value>: CogBoxBase<Value>, @unchecked S
     behavior: RowBehavior<SharedEdgePool>, cache: DescriptorCacheRef
   ) {
     super.init(
-      id: id, typeIndex: typeIndex,
-      label: label.isEmpty ? "CogBox<\(Key.self), \(Value.self)>#\(id)" : label,
-      lifetime: lifetime, behavior: behavior, cache: cache)
+      id: id, typeIndex: typeIndex, label: label, lifetime: lifetime, behavior: behavior,
+      cache: cache)
   }
+
+  override var defaultLabel: String { "CogBox<\(Key.self), \(Value.self)>#\(id)" }
 
   /// What a row's behavior does: runs the body for the row's key and stores the result
   /// unless `same(old, new)`; returns whether the value changed. Inlined into each

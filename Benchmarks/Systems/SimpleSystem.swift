@@ -29,7 +29,7 @@ public final class SimpleSystem: ReactiveSystem {
   /// Writes of a batch opened while the core was busy, applied by a scheduled turn.
   @usableFromInline var collected: [(SimpleWriter) -> Void]?
   /// Reactions made since the last `cleanup`.
-  @usableFromInline var built: [SimpleReaction] = []
+  @usableFromInline var built = EffectList<SimpleReaction>()
 
   /// Owns the objects behind the handles (handles are unretained).
   public let handles = HandleKeeper()
@@ -105,9 +105,10 @@ public final class SimpleSystem: ReactiveSystem {
     body()
   }
 
-  public func cleanup() {
-    for reaction in built { reaction.cancel() }
-    built.removeAll()
+  public func cleanup() { built.dispose { $0.cancel() } }
+
+  public func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

@@ -10,6 +10,8 @@ struct Selector {
     patterns = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
+  init(patterns: [String]) { self.patterns = patterns }
+
   func matches(_ name: String) -> Bool {
     patterns.contains { fnmatch($0, name, 0) == 0 }
   }

@@ -97,18 +97,20 @@ public final class HandleKeeper {
 /// yet collected (`ReactiveSystem.cleanup` / `collect`).
 @MainActor
 public struct EffectList<Effect: AnyObject> {
-  @usableFromInline var live: [Effect] = []
+  /// The effects built since the last `retire` (systems cancel them by a loop over it).
+  public var live: [Effect] = []
   @usableFromInline var disposed: [Effect] = []
 
   @inlinable public init() {}
 
-  @inlinable public mutating func append(_ effect: Effect) { live.append(effect) }
+  /// Takes the caller's reference (`consuming`: no retain of its own).
+  @inlinable public mutating func append(_ effect: consuming Effect) { live.append(effect) }
 
-  /// Calls `dispose` on every live effect and keeps the objects (without retaining them
-  /// again) until `collect`.
+  /// Moves the live effects (which the system has just cancelled) to the disposed ones,
+  /// without retaining them again, until `collect`. (The systems cancel with a plain loop
+  /// over `live`: a generic `dispose` closure here cost a retain and release per effect.)
   @inlinable
-  public mutating func dispose(_ dispose: (Effect) -> Void) {
-    for e in live { dispose(e) }
+  public mutating func retire() {
     if disposed.isEmpty {
       swap(&disposed, &live)
     } else {

@@ -109,7 +109,10 @@ public final class CogSystem: ReactiveSystem {
   @inlinable
   public func withBuild<R>(_ body: () -> R) -> R { body() }
 
-  public func cleanup() { built.dispose { $0.cancel() } }
+  public func cleanup() {
+    for r in built.live { r.cancel() }
+    built.retire()
+  }
 
   public func collect() {
     built.collect()

@@ -99,7 +99,8 @@ public final class ObjectGraphSystem: ReactiveSystem {
   }
 
   public func cleanup() {
-    built.dispose { $0.cancel() }
+    for effect in built.live { effect.cancel() }
+    built.retire()
     scheduled.removeAll()
   }
 

@@ -106,7 +106,8 @@ public final class ObservationSystem: ReactiveSystem {
   }
 
   public func cleanup() {
-    built.dispose { $0.cancel() }
+    for effect in built.live { effect.cancel() }
+    built.retire()
     scheduled.removeAll()
   }
 

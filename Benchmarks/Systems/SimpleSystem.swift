@@ -105,7 +105,10 @@ public final class SimpleSystem: ReactiveSystem {
     body()
   }
 
-  public func cleanup() { built.dispose { $0.cancel() } }
+  public func cleanup() {
+    for r in built.live { r.cancel() }
+    built.retire()
+  }
 
   public func collect() {
     built.collect()

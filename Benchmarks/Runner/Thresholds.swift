@@ -25,13 +25,17 @@ struct ThresholdFile: Codable {
   static let currentSchema = 1
   /// The relative tolerance of instruction thresholds: 0.1%.
   ///
-  /// A region's instructions repeat exactly for one binary: each region runs in a process of
-  /// its own with fixed paths, arguments and environment and glibc's CPU-dependent string
-  /// functions pinned (`RegionRun`); measured identical from two clone folders, with and
-  /// without the time phase and other systems, and in 25 repeated runs of `cog/key-churn`.
-  /// Once, before the pinning, a region moved by 100 of 2,779,815 (0.004%) and could not be
-  /// reproduced. 0.1% leaves 25 times that, and stays well under the smallest regression the
-  /// gate must catch: one instruction more per recomputed row on `kairo/deep` is +0.34%.
+  /// A region's instructions repeat exactly for one binary on one machine: each region runs
+  /// in a process of its own with fixed paths, arguments and environment and glibc's
+  /// CPU-dependent string functions pinned (`RegionRun`); measured identical from two clone
+  /// folders, with and without the time phase and other systems, and in 25 repeated runs of
+  /// `cog/key-churn`. On another machine state they move a little in regions that allocate:
+  /// from a fresh Debian root (a chroot with other packages installed, same library
+  /// versions), 244 of the 246 `cog` counts were identical and two differed by 2 and 226
+  /// instructions (`cog/peak-memory-1000`, `sbench/createComputations/create0to1`: at most
+  /// 0.003%), as the libraries the loader maps shift the addresses jemalloc's paths depend
+  /// on. 0.1% leaves 30 times that, and stays well under the smallest regression the gate
+  /// must catch: one instruction more per recomputed row on `kairo/deep` is +0.34%.
   static let instructionTolerance = 0.001
 
   /// Tolerances of a new thresholds file (`thresholds update` keeps an existing file's).

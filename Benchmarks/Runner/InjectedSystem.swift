@@ -11,8 +11,9 @@ import CogBenchSystems
 /// Id `injected`; hidden: `list` does not show it, no glob matches it (select it by its
 /// exact id) and no default selection has it. What it adds per iteration comes from
 /// `COG_BENCH_INJECT`: `none` (default: only the wrapper, for the thresholds to compare
-/// with), `allocation` (one `malloc` + `free` of 16 bytes) or `instructions` (an unoptimized
-/// loop of `loopIterations` additions, no allocation, no reference counting).
+/// with), `allocation` (one `malloc` of 16 bytes, freed by the next iteration) or
+/// `instructions` (an unoptimized loop of `loopIterations` additions, no allocation, no
+/// reference counting).
 @MainActor
 enum InjectedSystem {
   static let id = "injected"
@@ -69,12 +70,12 @@ enum InjectedSystem {
 nonisolated(unsafe) private var injectedSink: UnsafeMutableRawPointer?
 nonisolated(unsafe) private var injectedTotal = 0
 
-/// One heap allocation the optimizer cannot remove (the pointer escapes to a global).
-@inline(never)
+/// One heap allocation per call that the optimizer cannot remove: the block lives in a
+/// global until the next call frees it (a `malloc` freed at once was folded away in release).
+@inline(never) @_optimize(none)
 private func injectedAllocation() {
-  injectedSink = malloc(16)
   free(injectedSink)
-  injectedSink = nil
+  injectedSink = malloc(16)
 }
 
 /// A fixed amount of work: unoptimized, so that the loop runs in every build.

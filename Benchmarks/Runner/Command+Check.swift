@@ -165,7 +165,7 @@ enum CheckCommand {
         continue
       }
       report.checked += 1
-      switch thresholds.verdict(value, threshold: limit, metric: m) {
+      switch thresholds.verdict(value, threshold: limit, key: key, metric: m) {
       case .within: break
       case .regression:
         report.regressions += 1

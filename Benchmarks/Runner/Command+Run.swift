@@ -102,6 +102,10 @@ enum RunCommand {
       for (_, m) in counted { measurer.merge(m.result) }
     }
     var results = measurer.results
+    // Every measured pair has an entry, also when neither time nor counts were selected.
+    for (c, s) in pairs where results["\(c.id)@\(s.id)"] == nil {
+      results["\(c.id)@\(s.id)"] = measurer.entry(c, s)
+    }
     let allocations = AllocationProducer()
 
     if let finishWithin {

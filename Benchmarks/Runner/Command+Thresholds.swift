@@ -183,7 +183,8 @@ struct ThresholdUpdate {
         schema: ThresholdFile.currentSchema, size: result.size,
         toolchain: result.environment.toolchain,
         allocationCounter: result.environment.build.allocationCounter,
-        tolerance: previous?.tolerance ?? ThresholdFile.defaultTolerance, values: [:]))
+        tolerance: previous?.tolerance ?? ThresholdFile.defaultTolerance,
+        toleranceOverrides: previous?.toleranceOverrides, values: [:]))
 
     // The suite must be whole, unless merging.
     if !merge {
@@ -234,13 +235,20 @@ struct ThresholdUpdate {
       guard was != value else { continue }
       update.changed += 1
       let m = ThresholdFile.split(key).flatMap { Metric(rawValue: $0.metric) } ?? .allocations
-      let rise = update.file.verdict(value, threshold: was, metric: m) == .regression
+      let rise = update.file.verdict(value, threshold: was, key: key, metric: m) == .regression
       if rise { update.raised.append("\(key) \(was) → \(value)") }
       update.lines.append(
         "~ \(key) \(was) → \(value)\(CheckCommand.percent(value, was))"
           + (rise ? " REGRESSION" : ""))
     }
     update.file.values = values
+    if let overrides = update.file.toleranceOverrides {
+      let kept = overrides.filter { values[$0.key] != nil }
+      for key in overrides.keys.sorted() where kept[key] == nil {
+        update.lines.append("- tolerance override of \(key) (its threshold is gone)")
+      }
+      update.file.toleranceOverrides = kept.isEmpty ? nil : kept
+    }
     return update
   }
 }

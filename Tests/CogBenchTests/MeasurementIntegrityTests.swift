@@ -55,6 +55,26 @@ struct MeasurementIntegrityTests {
     }
   }
 
+  @Test(
+    "a run of one metric records it for every case × system",
+    arguments: ["allocations", "retains", "wallTime"])
+  func oneMetricRun(metric: String) throws {
+    let dir = try temporaryDirectory()
+    let o = try CogBench.run(
+      [
+        "run", "--allow-debug", "--cases", "kairo/deep,kairo/broad", "--systems", "cog,simple",
+        "--metrics", metric, "--samples", "1", "--output-dir", "out",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let json = try readJSON(try #require(writtenResult(o, in: dir)))
+    let results = try #require(json["results"] as? [[String: Any]])
+    #expect(results.count == 4)
+    for r in results {
+      let metrics = try #require(r["metrics"] as? [String: Any])
+      #expect(metrics[metric] != nil, "\(r["id"] ?? "?")")
+    }
+  }
+
   @Test("graphBytes measures graphs that cases build in beforeSample")
   func graphBytesOfBeforeSampleGraphs() throws {
     let dir = try temporaryDirectory()

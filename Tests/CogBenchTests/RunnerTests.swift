@@ -263,6 +263,34 @@ struct RunnerTests {
     }
   }
 
+  @Test("a tolerance override widens one threshold only, survives an update, and is validated")
+  func toleranceOverride() throws {
+    let dir = try temporaryDirectory()
+    try write(syntheticResult(retains: 10), to: dir + "/base.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    var file = try readJSON(dir + "/t.json")
+    file["toleranceOverrides"] = ["kairo/deep@cog allocations": 0.2]
+    try write(file, to: dir + "/t.json")
+    try write(syntheticResult(allocations: 12, retains: 12), to: dir + "/moved.json")
+    let moved = try CogBench.run(["check", "moved.json", "--thresholds", "t.json"], in: dir)
+    #expect(moved.status == 2)
+    #expect(!moved.stdout.contains("REGRESSION kairo/deep@cog allocations"))
+    #expect(moved.stdout.contains("REGRESSION kairo/deep@cog retains: 12 > threshold 10"))
+    try write(syntheticResult(allocations: 9, retains: 10), to: dir + "/ratchet.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "ratchet.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    let kept = try readJSON(dir + "/t.json")
+    #expect((kept["toleranceOverrides"] as? [String: Double])?["kairo/deep@cog allocations"] == 0.2)
+    file["toleranceOverrides"] = ["kairo/deep@cog nothing": 0.2]
+    try write(file, to: dir + "/bad.json")
+    let bad = try CogBench.run(["check", "base.json", "--thresholds", "bad.json"], in: dir)
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("tolerance override"))
+  }
+
   @Test("thresholds update refuses partial, dirty and regressed results, writing nothing")
   func updateRefusals() throws {
     let dir = try temporaryDirectory()

@@ -116,7 +116,7 @@ enum BarChart {
   }
 
   /// A logarithmic axis over `plotWidth`: decades (with 2× and 5× steps when it spans less
-  /// than two), always including 1× when centred on one (at least 0.5× to 2×).
+  /// than two), always including 1× when centred on one (and at least 0.5× to 2×).
   struct Axis {
     var low: Double
     var high: Double
@@ -127,9 +127,10 @@ enum BarChart {
       var lo = log10(values.min()!)
       var hi = log10(values.max()!)
       if centredOnOne {
-        let reach = max(abs(lo), abs(hi), log10(2))
-        lo = -reach
-        hi = reach
+        // 1× always inside, with at least 0.5× to 2× around it; no empty half when every
+        // ratio lies on one side.
+        lo = min(lo, -log10(2))
+        hi = max(hi, log10(2))
         origin = 1
       } else {
         lo = floor(lo)
@@ -160,7 +161,9 @@ enum BarChart {
   static func ratioLabel(_ r: Double) -> String {
     if r >= 100 { return fixed(r, 0) + "×" }
     if r >= 10 { return fixed(r, 1) + "×" }
-    return fixed(r, 2) + "×"
+    if r >= 0.1 { return fixed(r, 2) + "×" }
+    if r >= 0.01 { return fixed(r, 3) + "×" }
+    return fixed(r, 4) + "×"
   }
 
   /// 1500 → 1.5k, 2000000 → 2M.

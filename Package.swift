@@ -11,6 +11,10 @@
 // - COG_HAVE_JEMALLOC (benchmark targets only): set when libjemalloc-dev is installed and
 //   COG_NO_JEMALLOC is not set; the allocation counter then reads jemalloc's statistics,
 //   otherwise it falls back to an in-process malloc counter.
+// - COG_HAVE_CALLGRIND (benchmark targets only): set when valgrind's <valgrind/callgrind.h>
+//   is installed; the runner's callgrind client requests are no-ops without it. A define
+//   rather than only `__has_include`, so that installing valgrind changes the compile command
+//   and the counters are rebuilt (build with --manifest-cache none, as scripts/ do).
 import Foundation
 import PackageDescription
 
@@ -19,6 +23,10 @@ let internalChecks = environment["COG_INTERNAL_CHECKS"].map { $0 != "0" && !$0.i
 let jemallocHeader = ["/usr/include/jemalloc/jemalloc.h", "/usr/local/include/jemalloc/jemalloc.h"]
   .contains { FileManager.default.fileExists(atPath: $0) }
 let useJemalloc = jemallocHeader && (environment["COG_NO_JEMALLOC"] ?? "").isEmpty
+let callgrindHeader = [
+  "/usr/include/valgrind/callgrind.h", "/usr/local/include/valgrind/callgrind.h",
+]
+.contains { FileManager.default.fileExists(atPath: $0) }
 
 var coreSettings: [SwiftSetting] = []
 if internalChecks { coreSettings.append(.define("COG_INTERNAL_CHECKS")) }
@@ -29,6 +37,7 @@ if useJemalloc {
   counterCSettings.append(.define("COG_HAVE_JEMALLOC"))
   counterLinker.append(.linkedLibrary("jemalloc"))
 }
+if callgrindHeader { counterCSettings.append(.define("COG_HAVE_CALLGRIND")) }
 
 let benchSwift: [SwiftSetting] = coreSettings + [.swiftLanguageMode(.v5)]
 

@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# The main job: build cog-bench in release, measure the quick suite on every system (with
-# instruction counts under callgrind when valgrind is installed), write a new result file
-# under Results/runs/, render impl/perf.md, impl/perf-history.md and impl/charts/, and print
-# a compact table. See swift/Benchmarks/Runner/README.md.
+# The main job: build cog-bench in release, measure the quick suite on every system (every
+# metric: instructions under callgrind, allocations, retains/releases, time), write a new
+# result file under Results/runs/, render impl/perf.md, impl/perf-history.md and impl/charts/,
+# and print a table. See swift/Benchmarks/Runner/README.md.
+#
+# On a fresh machine it brings what it measures with: valgrind (instruction counts) and
+# libjemalloc-dev (the allocation counter). As root with apt-get it installs them; otherwise
+# it prints the exact command, measures without them (instructions are then recorded as
+# unavailable, never as 0; allocations fall back to the in-process malloc interposer), and
+# says again at the end, next to the table, which counters are missing and why.
 #
 # Environment:
-#   COG_BENCH_SIZE      quick (default) or full
-#   COG_BENCH_SYSTEMS   systems to measure (ids or globs, comma-separated; default: all)
-#   COG_BENCH_CASES     cases to measure (default: all)
-#   COG_BENCH_SCRATCH   SwiftPM scratch path (default: .build)
-#   COG_NO_JEMALLOC     set to build with the in-process malloc counter instead of jemalloc
-#   COG_BENCH_DEADLINE  seconds the whole script may take (default 540): the callgrind phase
-#                       counts the regions that fit in what is left after the native phases
-#                       and records the others as unavailable with their estimate
+#   COG_BENCH_SIZE        quick (default) or full
+#   COG_BENCH_SYSTEMS     systems to measure (ids or globs, comma-separated; default: all)
+#   COG_BENCH_CASES       cases to measure (default: all)
+#   COG_BENCH_SCRATCH     SwiftPM scratch path (default: .build)
+#   COG_BENCH_OUTPUT_DIR  where the result file goes (default: Results/runs). The record is
+#                         rendered only from Results/runs: a result elsewhere is not the record.
+#   COG_NO_JEMALLOC       set to build with the in-process malloc counter instead of jemalloc
+#   COG_NO_INSTALL        set to never install packages (only say what is missing)
+#   COG_BENCH_DEADLINE    seconds the whole script may take (default 540): the callgrind phase
+#                         counts the regions that fit in what is left after the native phases
+#                         and records the others as unavailable with their estimate
+# A run with COG_BENCH_SYSTEMS or COG_BENCH_CASES is partial: it is kept, and listed in
+# impl/perf-history.md, but never becomes the record (impl/perf.md).
 # Exit status: that of `cog-bench run` (0 ok, 1 failure or failed case checks); the record is
 # rendered either way.
 set -euo pipefail
@@ -22,42 +33,69 @@ start=$SECONDS
 size="${COG_BENCH_SIZE:-quick}"
 deadline="${COG_BENCH_DEADLINE:-540}"
 scratch="${COG_BENCH_SCRATCH:-.build}"
+output_dir="${COG_BENCH_OUTPUT_DIR:-Results/runs}"
 
-# 1. Allocation counter: jemalloc when libjemalloc-dev is (or can be) installed.
-if [[ -z "${COG_NO_JEMALLOC:-}" && ! -f /usr/include/jemalloc/jemalloc.h ]]; then
-  if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
-    echo "compare.sh: installing libjemalloc-dev for the allocation counter" >&2
-    if ! apt-get install -y -q libjemalloc-dev >/dev/null 2>&1; then
-      apt-get update -q >/dev/null 2>&1 || true
-      apt-get install -y -q libjemalloc-dev >/dev/null 2>&1 || true
-    fi
+# 1. What the counters need: libjemalloc-dev for the allocation counter, valgrind (its
+# callgrind.h at build time, the valgrind command at run time) for instruction counts.
+missing_packages() {
+  local m=()
+  if [[ -z "${COG_NO_JEMALLOC:-}" && ! -f /usr/include/jemalloc/jemalloc.h ]]; then
+    m+=(libjemalloc-dev)
   fi
+  if ! command -v valgrind >/dev/null || [[ ! -f /usr/include/valgrind/callgrind.h ]]; then
+    m+=(valgrind)
+  fi
+  echo "${m[*]}"
+}
+read -r -a need <<<"$(missing_packages)"
+if (( ${#need[@]} )) && [[ -z "${COG_NO_INSTALL:-}" ]] && [[ "$(id -u)" == 0 ]] \
+  && command -v apt-get >/dev/null; then
+  echo "compare.sh: installing ${need[*]} (apt-get, as root)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  if ! apt-get install -y -q "${need[@]}" >/dev/null 2>&1; then
+    apt-get update -q >/dev/null 2>&1 || true
+    apt-get install -y -q "${need[@]}" >/dev/null 2>&1 || true
+  fi
+  read -r -a need <<<"$(missing_packages)"
+  if (( ${#need[@]} )); then echo "compare.sh: could not install ${need[*]}" >&2; fi
+fi
+install_hint=""
+if (( ${#need[@]} )); then
+  if command -v apt-get >/dev/null; then
+    install_hint="sudo apt-get install -y ${need[*]}"
+    if [[ "$(id -u)" == 0 ]]; then install_hint="apt-get install -y ${need[*]}"; fi
+  else
+    install_hint="install ${need[*]} (Debian package names) with your package manager"
+  fi
+  echo "compare.sh: missing ${need[*]}; to install: $install_hint" >&2
+fi
+summary=()
+for p in "${need[@]}"; do
+  case "$p" in
+    valgrind) summary+=("instructions: not counted (recorded as unavailable): valgrind is not installed; $install_hint") ;;
+    libjemalloc-dev) summary+=("allocations: counted by the in-process malloc interposer, not jemalloc (CI's counter): libjemalloc-dev is not installed; $install_hint") ;;
+  esac
+done
+if [[ -n "${COG_NO_JEMALLOC:-}" ]]; then
+  summary+=("allocations: counted by the in-process malloc interposer (COG_NO_JEMALLOC is set)")
 fi
 if [[ -z "${COG_NO_JEMALLOC:-}" && -f /usr/include/jemalloc/jemalloc.h ]]; then
   echo "compare.sh: allocation counter: jemalloc statistics" >&2
 else
-  echo "compare.sh: allocation counter: the in-process malloc interposer (fallback;" \
-    "libjemalloc-dev not installed or COG_NO_JEMALLOC set)" >&2
+  echo "compare.sh: allocation counter: the in-process malloc interposer (fallback)" >&2
 fi
 
 # 2. Release build. DWARF 4 keeps valgrind 3.19 able to read the debug info; the manifest is
-# re-evaluated (no cache) because it looks for the jemalloc header.
+# re-evaluated (no cache) because it looks for the jemalloc and callgrind headers.
 build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
 echo "compare.sh: ${build[*]}" >&2
 "${build[@]}" --manifest-cache none >&2
 bin="$("${build[@]}" --show-bin-path)/cog-bench"
 
-# 3. Measure. Instructions only when valgrind exists (otherwise the runner would report them
-# unavailable for every case, which says nothing new).
-metrics="wallTime,cpuTime,allocations,allocatedBytes,peakBytes,graphBytes,retains,releases"
-if command -v valgrind >/dev/null; then
-  metrics="instructions,$metrics"
-else
-  echo "compare.sh: valgrind not found: no instruction counts (apt-get install valgrind)" >&2
-fi
+# 3. Measure every metric; a counter that cannot run is recorded as unavailable with why.
 left=$(( deadline - (SECONDS - start) - 20 ))
-(( left < 60 )) && left=60
-args=(run --size "$size" --metrics "$metrics" --finish-within "$left")
+if (( left < 60 )); then left=60; fi
+args=(run --size "$size" --finish-within "$left" --output-dir "$output_dir")
 [[ -n "${COG_BENCH_SYSTEMS:-}" ]] && args+=(--systems "$COG_BENCH_SYSTEMS")
 [[ -n "${COG_BENCH_CASES:-}" ]] && args+=(--cases "$COG_BENCH_CASES")
 
@@ -73,8 +111,19 @@ if [[ -z "$result" ]]; then
   exit "$(( status == 0 ? 1 : status ))"
 fi
 
-# 4. Render the record from the result files, then print the compact table.
-"$bin" render >&2
+# 4. Render the record from the result files (only from Results/runs: the record's home),
+# then print the table and, beside it, what could not be counted.
+if [[ "$output_dir" == "Results/runs" ]]; then
+  "$bin" render >&2
+  rendered="rendered impl/perf.md"
+else
+  rendered="not rendered (the record is rendered from Results/runs only)"
+fi
 cat "$out"
-echo "compare.sh: result $result; rendered impl/perf.md" >&2
+if (( ${#summary[@]} )); then
+  echo
+  echo "compare.sh: counters missing or replaced on this machine:"
+  for line in "${summary[@]}"; do echo "  - $line"; done
+fi
+echo "compare.sh: result $result; $rendered ($(( SECONDS - start )) s)" >&2
 exit "$status"

@@ -168,7 +168,10 @@ func _bind<S: ReactiveSystem>(
     if reason != nil { return nil }
     let system = S()
     guard var prepared = prepare(system, size, checks) else { return nil }
-    prepared.tearDown = { system.cleanup() }
+    prepared.tearDown = {
+      system.cleanup()
+      system.collect()
+    }
     return prepared
   }
 }

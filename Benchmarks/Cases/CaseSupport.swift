@@ -92,6 +92,8 @@ public struct Guaranteed<S: ReactiveSystem> {
   public func withBuild<R>(_ body: () -> R) -> R { with { $0.withBuild(body) } }
   @inlinable @inline(__always) @MainActor
   public func cleanup() { with { $0.cleanup() } }
+  @inlinable @inline(__always) @MainActor
+  public func collect() { with { $0.collect() } }
 }
 
 extension Guaranteed where S: KeyedReactiveSystem {

@@ -79,6 +79,7 @@ public struct CellxCase: BenchmarkCase {
       if graph.value != nil {
         graph.value = nil
         s.cleanup()
+        s.collect()
       }
       graph.value = s.withBuild { () -> Graph in
         let start = (s.signal(1), s.signal(2), s.signal(3), s.signal(4))

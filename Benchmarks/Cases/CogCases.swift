@@ -465,6 +465,7 @@ public struct CogPeakMemory1000: BenchmarkCase {
     let setUp: @MainActor () -> Void = {
       if built.value {
         s.cleanup()
+        s.collect()
         built.value = false
       }
     }

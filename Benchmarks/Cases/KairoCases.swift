@@ -426,25 +426,59 @@ public struct KairoUnstable: BenchmarkCase {
   }
 }
 
+/// molBench's D: `[0..4].map(i => ({ x: i + A % 2 - B % 2 }))`, a fresh value per run that
+/// compares by identity, as JS objects do.
+public final class MolRow: Equatable {
+  public let x: [Int]
+  @inlinable init(_ x: [Int]) { self.x = x }
+  @inlinable public static func == (a: MolRow, b: MolRow) -> Bool { a === b }
+}
+
+/// How often molBench's E, F and effects H, I, J ran in one `iter()`.
+@usableFromInline
+final class MolRuns {
+  @usableFromInline @exclusivity(unchecked) var e = 0
+  @usableFromInline @exclusivity(unchecked) var f = 0
+  @usableFromInline @exclusivity(unchecked) var h = 0
+  @usableFromInline @exclusivity(unchecked) var i = 0
+  @usableFromInline @exclusivity(unchecked) var j = 0
+
+  @inlinable init() {}
+
+  @inlinable @inline(__always)
+  func reset() {
+    e = 0
+    f = 0
+    h = 0
+    i = 0
+    j = 0
+  }
+}
+
 /// `molBench`: the $mol_wire benchmark graph (A, B → C, D → E, F → G → effects H, I, J).
 ///
-/// D returns `[Int]` (the JS returns a fresh array of `{x}` objects, always "changed"); Swift
-/// `==` compares contents, so here D stops propagation when its contents repeat (they are
-/// always [0, 1, 2, 3, 4]: `A % 2 - B % 2` is 0 after both batches). The JS has no asserts, so
-/// this only lowers the work of E, F and G on systems with equality cutoff.
+/// D returns a fresh `MolRow` per run, equal only to itself: the JS returns a fresh array of
+/// `{x}` objects, which every framework compares by reference, so each rerun of D is a
+/// change and F, which reads only D, reruns in both batches. (An `[Int]` compared by contents
+/// would stop there: D's contents are always [0, 1, 2, 3, 4], and F would never rerun.)
 ///
 /// Check (Cog addition, systems with `.equalityCutoff`): per `iter()`, batch 1 moves G from 1604
 /// to 1607 (C = 2) and batch 2 back to 1604 (C = 0, E odd), while F stays hard(2) = 1599; so H
 /// and I run twice and J not at all: `res` = {hard(1607), 1607, hard(1604), 1604} = {3204,
 /// 1607, 3201, 1604}, count 4, sum 9616 (order by effect scheduling, so only count and sum are
 /// checked). Derived by hand and confirmed by running the JS graph in node.
+///
+/// Run counts (systems that memoize and cut off, as alien-signals does): E once per `iter()`
+/// (G reads it only in batch 2, when C is 0), F twice (D changes in both batches), H and I
+/// twice, J never (F's value stays 1599): five `fib(16)` calls per `iter()`, as in the JS.
 public struct KairoMol: BenchmarkCase {
   public init() {}
   public var id: String { "kairo/mol" }
   public var summary: String { "molBench: $mol_wire's graph with fib(16) work in some nodes" }
   public var published: PublishedMeasure? { .kairo("molBench") }
-  /// No steady-state targets: its computeds return a fresh `[Int]` per run (as the JS returns
-  /// fresh objects), which allocates, and reading one retains the array (impl/perf-notes.md).
+  /// No steady-state targets: D returns a fresh object holding a fresh `[Int]` per run (as
+  /// the JS returns fresh objects), which allocates, and reading it retains it
+  /// (impl/perf-notes.md).
   public var steadyStateTargets: SteadyStateTargets { [] }
 
   @inlinable
@@ -454,33 +488,49 @@ public struct KairoMol: BenchmarkCase {
     let s = Guaranteed(system)
     let res = CaseState<[Int]>([])
     res.value.reserveCapacity(64)
+    let runs = MolRuns()
     let (a, b) = s.withBuild { () -> (SignalHandle<Int>, SignalHandle<Int>) in
       let a = s.signal(0)
       let b = s.signal(0)
       let c = s.computed { (s.read(a) % 2) + (s.read(b) % 2) }
-      let d = s.computed { () -> [Int] in
-        (0..<5).map { i in i + (s.read(a) % 2) - (s.read(b) % 2) }
+      let d = s.computed { () -> MolRow in
+        MolRow((0..<5).map { i in i + (s.read(a) % 2) - (s.read(b) % 2) })
       }
-      let e = s.computed { kairoHard(s.read(c) + s.read(a) + s.read(d)[0]) }
+      let e = s.computed { () -> Int in
+        runs.e &+= 1
+        return kairoHard(s.read(c) + s.read(a) + s.read(d).x[0])
+      }
       let f = s.computed { () -> Int in
-        let x = s.read(d)[2]
+        runs.f &+= 1
+        let x = s.read(d).x[2]
         return kairoHard(x != 0 ? x : s.read(b))  // JS: D[2].x || B
       }
       let g = s.computed { () -> Int in
         let c1 = s.read(c)
         let c2 = s.read(c)
-        return c1 + (c2 != 0 ? c2 : s.read(e) % 2) + s.read(d)[4] + s.read(f)
+        return c1 + (c2 != 0 ? c2 : s.read(e) % 2) + s.read(d).x[4] + s.read(f)
       }
-      s.effect { res.value.append(kairoHard(s.read(g))) }  // H
-      s.effect { res.value.append(s.read(g)) }  // I
-      s.effect { res.value.append(kairoHard(s.read(f))) }  // J
+      s.effect {  // H
+        runs.h &+= 1
+        res.value.append(kairoHard(s.read(g)))
+      }
+      s.effect {  // I
+        runs.i &+= 1
+        res.value.append(s.read(g))
+      }
+      s.effect {  // J
+        runs.j &+= 1
+        res.value.append(kairoHard(s.read(f)))
+      }
       return (a, b)
     }
     let cutoff = S.capabilities.contains(.equalityCutoff)
+    let memoized = S.capabilities.contains([.memoizedComputeds, .equalityCutoff])
     let i = CaseState(0)
     return PreparedCase(iterationsPerSample: size.kairoIterations) {
       i.value += 1
       res.value.removeAll(keepingCapacity: true)
+      runs.reset()
       s.withBatch {
         s.write(b, 1)
         s.write(a, 1 + i.value * 2)
@@ -495,6 +545,14 @@ public struct KairoMol: BenchmarkCase {
         checks.expect(
           res.value.count == 4 && sum == 9616,
           "kairo/mol: res = \(res.value), expected 3204, 1607, 3201, 1604 in some order")
+      }
+      // The original's run counts per iter() (alien-signals, which memoizes and cuts off
+      // equal values): E once, F twice, H and I twice, J never: 5 hard() calls.
+      if memoized {
+        checks.expect(
+          runs.e == 1 && runs.f == 2 && runs.h == 2 && runs.i == 2 && runs.j == 0,
+          "kairo/mol: E ran \(runs.e)×, F \(runs.f)×, H \(runs.h)×, I \(runs.i)×, J "
+            + "\(runs.j)×; the original runs E once, F twice, H twice, I twice, J never")
       }
     }
   }

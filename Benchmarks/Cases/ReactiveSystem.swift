@@ -32,8 +32,15 @@ public protocol ReactiveSystem: AnyObject {
   func write<T>(_ signal: SignalHandle<T>, _ value: T)
   func withBatch(_ body: () -> Void)
   func withBuild<R>(_ body: () -> R) -> R
-  /// Disposes everything built since the last `cleanup`.
+  /// Disposes the effects built since the last `cleanup`: they stop running and leave their
+  /// dependencies, as the JS `cleanup` (an effect scope's dispose, or preact's disposers)
+  /// does. The objects behind handles, and the disposed effects themselves, stay allocated
+  /// until `collect`, as the JS leaves them to its garbage collector.
   func cleanup()
+  /// Frees what was built before: every object behind a handle made before the call, and
+  /// the effects `cleanup` disposed. The JS garbage collector's part; cases call it outside
+  /// timed regions (sbench times `cleanup` but collects after the clock stops, like the JS).
+  func collect()
 }
 
 extension ReactiveSystem {
@@ -64,8 +71,8 @@ public struct ComputedHandle<T> {
 /// (measured: 5 per turn in kairo/diamond, about 450,000 per sample in dynamic/25-1000x5),
 /// traffic of the case code that hid the system's own count.
 ///
-/// A system makes every handle with `keep(_:)` and calls `releaseAll()` in `cleanup()`; cases
-/// never use a handle made before a `cleanup()`. The array keeps its capacity, so rebuilding a
+/// A system makes every handle with `keep(_:)` and calls `releaseAll()` in `collect()`; cases
+/// never use a handle made before a `collect()`. The array keeps its capacity, so rebuilding a
 /// graph of the same size after a cleanup allocates nothing here. Main-actor confined, as the
 /// systems that own one are.
 @MainActor
@@ -84,6 +91,36 @@ public final class HandleKeeper {
   public func releaseAll() { objects.removeAll(keepingCapacity: true) }
 
   public var count: Int { objects.count }
+}
+
+/// The effects of a system: those built since the last `cleanup`, and those disposed but not
+/// yet collected (`ReactiveSystem.cleanup` / `collect`).
+@MainActor
+public struct EffectList<Effect: AnyObject> {
+  /// The effects built since the last `retire` (systems cancel them by a loop over it).
+  public var live: [Effect] = []
+  @usableFromInline var disposed: [Effect] = []
+
+  @inlinable public init() {}
+
+  /// Takes the caller's reference (`consuming`: no retain of its own).
+  @inlinable public mutating func append(_ effect: consuming Effect) { live.append(effect) }
+
+  /// Moves the live effects (which the system has just cancelled) to the disposed ones,
+  /// without retaining them again, until `collect`. (The systems cancel with a plain loop
+  /// over `live`: a generic `dispose` closure here cost a retain and release per effect.)
+  @inlinable
+  public mutating func retire() {
+    if disposed.isEmpty {
+      swap(&disposed, &live)
+    } else {
+      disposed.append(contentsOf: live)
+      live.removeAll()
+    }
+  }
+
+  /// Releases the disposed effects.
+  @inlinable public mutating func collect() { disposed.removeAll() }
 }
 
 // MARK: - Capabilities

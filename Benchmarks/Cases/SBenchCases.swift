@@ -4,9 +4,12 @@
 // JS timing, per sub-case, fastest of 10: inside `withBuild`, make `scount` signals `signal(i)`
 // and read each 3 times, THEN start the clock and run `fn(n, sources)` (builds the effects),
 // and after `withBuild` run the returned update closure and `cleanup()`, then stop the clock.
-// Here `beforeSample` does the untimed part (the signals and their 3 reads) and one
-// `iterate()` is the timed part: build the effects inside `withBuild`, run the updates (each
-// write in its own `withBatch`), `cleanup()`. So `iterationsPerSample == 1`.
+// The JS `cleanup()` disposes the effects (an effect scope's dispose, preact's disposers);
+// the signals and the disposed effects are garbage, collected after the clock stopped (`gc()`
+// between runs). Here `beforeSample` does the untimed part: `collect()` (the last sample's
+// garbage), then the signals and their 3 reads; one `iterate()` is the timed part: build the
+// effects inside `withBuild`, run the updates (each write in its own `withBatch`), `cleanup()`
+// (dispose the effects, free nothing). So `iterationsPerSample == 1`.
 //
 // The JS has no asserts. The effects here count their runs and sum the values they read (the
 // JS effects return those values); both are checked after each iteration. Expected values come
@@ -160,8 +163,11 @@ public struct SBenchCase: BenchmarkCase {
     let ready = CaseState(false)
 
     let setUp: @MainActor () -> Void = {
-      sources.value = []  // the last sample's signals, released outside the measured region
+      // The last sample's signals and disposed effects, freed outside the measured region (the
+      // JS garbage collector's work).
+      sources.value = []
       created.value = []
+      s.collect()
       if kind == .createSignals { created.value.reserveCapacity(n) }
       sources.value = s.withBuild { () -> [SignalHandle<Int>] in
         var made: [SignalHandle<Int>] = []
@@ -273,7 +279,7 @@ public struct SBenchCase: BenchmarkCase {
             return n / 10
           }
         }
-        // The update closure (timed).
+        // The update closure (timed), then the JS `cleanup()`: dispose the effects.
         if writes > 0 {
           let s0 = src[0]
           for i in 0..<writes { s.withBatch { s.write(s0, i) } }

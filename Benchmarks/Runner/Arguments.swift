@@ -1,12 +1,17 @@
 /// A small command-line parser: `--name value`, `--name=value`, boolean `--flag`, and
-/// positionals. Unknown options are usage errors.
+/// positionals. Unknown options, and more positionals than the command takes, are usage
+/// errors (a stray word must not be ignored silently).
 struct Arguments {
   private(set) var positionals: [String] = []
   private var values: [String: String] = [:]
   private var flags: Set<String> = []
 
-  /// `valueOptions` take a value; `flagOptions` do not. `--help` is always a flag.
-  init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+  /// `valueOptions` take a value; `flagOptions` do not. `--help` is always a flag. At most
+  /// `maxPositionals` positionals are accepted.
+  init(
+    _ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>,
+    maxPositionals: Int = .max
+  ) throws {
     var i = 0
     while i < arguments.count {
       let a = arguments[i]
@@ -35,6 +40,12 @@ struct Arguments {
       } else {
         throw BenchError("unknown option --\(name) (see --help)")
       }
+    }
+    if positionals.count > maxPositionals {
+      let extra = positionals[maxPositionals...].map { "'\($0)'" }.joined(separator: ", ")
+      throw BenchError(
+        "unexpected argument\(positionals.count - maxPositionals > 1 ? "s" : "") \(extra) (see --help)"
+      )
     }
   }
 

@@ -18,10 +18,12 @@ struct CogBench {
       profile <case>       one case under callgrind: the top functions by instruction share
       check <result>       compare a result file with committed thresholds
       thresholds update    write the thresholds file from a result file
+      same-counts A B      check that two results counted exactly the same
       render               impl/perf.md, impl/perf-history.md and SVG charts from result files
       calibrate            known workloads that must give exact counts (release builds)
 
-    exit codes: 0 ok, 1 usage error or failure, 2 regression, 4 improvements only
+    exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check),
+    4 improvements only (check)
     """
 
   static func main() {
@@ -39,9 +41,10 @@ struct CogBench {
       case "profile": code = try ProfileCommand.main(arguments)
       case "check": code = try CheckCommand.main(arguments)
       case "thresholds": code = try ThresholdsCommand.main(arguments)
+      case "same-counts": code = try SameCountsCommand.main(arguments)
       case "render": code = try RenderCommand.main(arguments)
       case "calibrate": code = try CalibrateCommand.main(arguments)
-      case "__instructions": code = try InternalCommands.instructions(arguments)
+      case "__region": code = try InternalCommands.region(arguments)
       case "__calibrate-instructions": code = try InternalCommands.calibrateInstructions(arguments)
       case "--help", "-h", "help":
         print(usage)
@@ -90,14 +93,15 @@ struct CogBench {
 /// Commands used by the runner itself (not documented for users).
 @MainActor
 enum InternalCommands {
-  static func instructions(_ arguments: [String]) throws -> ExitCode {
-    _ = try Arguments(arguments, valueOptions: [], flagOptions: [])
-    try CallgrindRun.child()
+  static func region(_ arguments: [String]) throws -> ExitCode {
+    _ = try Arguments(arguments, valueOptions: [], flagOptions: [], maxPositionals: 0)
+    try RegionRun.child()
     return .ok
   }
 
   static func calibrateInstructions(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(arguments, valueOptions: ["iterations"], flagOptions: [])
+    let a = try Arguments(
+      arguments, valueOptions: ["iterations"], flagOptions: [], maxPositionals: 0)
     let n = try a.int("iterations", default: 10_000_000, min: 1)
     Calibration.instructionLoopChild(iterations: n)
     return .ok

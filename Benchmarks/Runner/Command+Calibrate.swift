@@ -17,7 +17,8 @@ enum CalibrateCommand {
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
-      arguments, valueOptions: ["runs"], flagOptions: ["skip-instructions", "allow-debug"])
+      arguments, valueOptions: ["runs"], flagOptions: ["skip-instructions", "allow-debug"],
+      maxPositionals: 0)
     if a.has("help") {
       print(help)
       return .ok

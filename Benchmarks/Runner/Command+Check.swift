@@ -3,22 +3,30 @@ import Foundation
 @MainActor
 enum CheckCommand {
   static let help = """
-    usage: cog-bench check <result.json> [--thresholds PATH] [--enforce-targets]
+    usage: cog-bench check <result.json> [--thresholds PATH] [--systems GLOBS]
+                           [--metrics GLOBS] [--enforce-targets] [--allow-debug]
 
     Compares every deterministic count of the result (instructions, allocations, bytes,
     retains, releases) with the committed thresholds (default Results/thresholds/<size>.json)
     and fails both ways: a count above its threshold is a regression, one below it is an
     improvement that must be committed (ratcheted) with `cog-bench thresholds update`.
-    --enforce-targets also fails when the reference system (cog) misses a steady-state
-    target its case declares (no allocations, no retains/releases in steady iterations).
-    A missing or corrupt thresholds file, a threshold for a count the result lacks, a count
-    without threshold, or a case whose checks failed are errors.
-    Exit: 0 equal within tolerance, 1 error, 2 regression, 4 improvements only.
+      --systems, --metrics  compare only these systems and metrics (globs), on both sides:
+                   the thresholds of other systems and metrics are not required
+      --enforce-targets  a steady-state target its case declares (no allocations, no
+                   retains/releases in steady iterations) that the reference system (cog)
+                   misses is a regression too
+      --allow-debug  accept a result from a debug build (plumbing tests only)
+    Errors (exit 1): a missing or corrupt thresholds file, a result from another size,
+    toolchain or allocation counter, a debug build, a case whose checks failed, a threshold
+    for a count the result lacks, a count without threshold.
+    Exit: 0 equal within tolerance, 1 error, 2 regression or missed target (whatever else
+    improved), 4 improvements only.
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
-      arguments, valueOptions: ["thresholds"], flagOptions: ["enforce-targets"])
+      arguments, valueOptions: ["thresholds", "systems", "metrics"],
+      flagOptions: ["enforce-targets", "allow-debug"], maxPositionals: 1)
     if a.has("help") {
       print(help)
       return .ok
@@ -29,32 +37,48 @@ enum CheckCommand {
     let resultPath = a.positionals[0]
     let result = try ResultFile.read(resultPath)
     let path = a["thresholds"] ?? ThresholdFile.defaultPath(for: result.size)
-    let update = "cog-bench thresholds update \(resultPath) --thresholds \(path)"
-    let thresholds: ThresholdFile
-    do {
-      thresholds = try ThresholdFile.read(path)
-    } catch let e as BenchError {
-      throw BenchError("\(e.message); to (re)generate it: \(update)")
+    // A missing file may be created from the result; a corrupt one must be repaired or
+    // restored, not overwritten from whatever result is at hand.
+    if !FileManager.default.fileExists(atPath: path) {
+      throw BenchError(
+        "thresholds file \(path) does not exist; to create it from this result: "
+          + "cog-bench thresholds update \(resultPath) --thresholds \(path)")
     }
-    var report = compare(result, thresholds)
+    let thresholds = try ThresholdFile.read(path)
+    let scope = CheckScope(
+      systems: a["systems"].map(Selector.init), metrics: try a["metrics"].map(Selection.metrics))
+    var report = compare(
+      result, thresholds, scope: scope, allowDebug: a.has("allow-debug"))
     if a.has("enforce-targets") {
-      for r in result.results where r.system == SystemCatalog.referenceID {
+      for r in result.results
+      where r.system == SystemCatalog.referenceID && scope.includes(system: r.system) {
         for miss in r.steadyStateMisses ?? [] {
-          report.errors += 1
-          report.lines.append("ERROR \(r.id): \(miss)")
+          report.regressions += 1
+          report.lines.append("REGRESSION \(r.id): steady-state \(miss)")
         }
       }
     }
     for line in report.lines { print(line) }
     print(
       "checked \(report.checked) counts: \(report.regressions) regression(s), "
-        + "\(report.improvements) improvement(s), \(report.errors) error(s)")
-    if report.errors > 0 {
-      print("to accept these numbers as the new thresholds: \(update)")
+        + "\(report.improvements) improvement(s), "
+        + "\(report.inputErrors + report.coverageErrors) error(s)")
+    let update = "cog-bench thresholds update \(resultPath) --thresholds \(path)"
+    if report.inputErrors > 0 {
+      print("the result cannot be compared with these thresholds: fix the errors above")
+      return .failure
+    }
+    if report.coverageErrors > 0 {
+      print(
+        "the result and the thresholds cover different counts (a case, system or metric was "
+          + "added or removed); after review, record the new coverage: \(update)")
       return .failure
     }
     if report.regressions > 0 {
-      print("if the regression is intended, update the thresholds: \(update)")
+      print(
+        "a regression is fixed, not ratcheted: find its cause (cog-bench profile <case> "
+          + "--system <system>); if it is intended, record it after review with: \(update) "
+          + "--accept-regressions")
       return .regression
     }
     if report.improvements > 0 {
@@ -69,134 +93,117 @@ enum CheckCommand {
     var checked = 0
     var regressions = 0
     var improvements = 0
-    var errors = 0
+    /// The result is not comparable (size, toolchain, counter, build, failed checks).
+    var inputErrors = 0
+    /// Counts without thresholds, or thresholds without counts.
+    var coverageErrors = 0
   }
 
-  static func compare(_ result: ResultFile, _ thresholds: ThresholdFile) -> Report {
+  static func compare(
+    _ result: ResultFile, _ thresholds: ThresholdFile, scope: CheckScope = CheckScope(),
+    allowDebug: Bool = false
+  ) -> Report {
     var report = Report()
-    func error(_ text: String) {
-      report.errors += 1
+    func inputError(_ text: String) {
+      report.inputErrors += 1
+      report.lines.append("ERROR \(text)")
+    }
+    func coverageError(_ text: String) {
+      report.coverageErrors += 1
       report.lines.append("ERROR \(text)")
     }
     if thresholds.size != result.size {
-      error(
+      inputError(
         "the thresholds are for size \(thresholds.size.rawValue), the result is \(result.size.rawValue)"
       )
     }
     if thresholds.allocationCounter != result.environment.build.allocationCounter {
-      error(
+      inputError(
         "the thresholds were recorded with the \(thresholds.allocationCounter) allocation "
           + "counter, the result with \(result.environment.build.allocationCounter)")
     }
     if thresholds.toolchain != result.environment.toolchain {
-      error(
+      inputError(
         "the thresholds were recorded with '\(thresholds.toolchain)', the result with "
           + "'\(result.environment.toolchain)'")
     }
-    if result.environment.build.configuration != "release" {
-      error("the result comes from a \(result.environment.build.configuration) build")
+    if result.environment.build.configuration != "release" && !allowDebug {
+      inputError("the result comes from a \(result.environment.build.configuration) build")
     }
-    for r in result.results where !r.checks.passed {
-      error("\(r.id): case checks failed: \(r.checks.failures.prefix(3).joined(separator: "; "))")
+    if result.settings.regionsInOwnProcesses != true {
+      inputError(
+        "the result's counts were taken in one process for all regions (an older cog-bench), "
+          + "so they depend on what ran before them; measure again")
+    }
+    for r in result.results where !r.checks.passed && scope.includes(system: r.system) {
+      inputError(
+        "\(r.id): case checks failed: \(r.checks.failures.prefix(3).joined(separator: "; "))")
     }
     let byID = Dictionary(result.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     for key in thresholds.values.keys.sorted() {
       let limit = thresholds.values[key]!
       guard let (id, metricName) = ThresholdFile.split(key), let m = Metric(rawValue: metricName)
       else {
-        error("malformed threshold key '\(key)'")
+        inputError("malformed threshold key '\(key)'")
         continue
       }
+      guard scope.includes(id: id, metric: m) else { continue }
       guard let r = byID[id] else {
-        error("\(key): the result has no \(id)")
+        coverageError("\(key): the result has no \(id)")
         continue
       }
       if let na = r.notApplicable {
-        error("\(key): \(id) is not applicable in the result (\(na))")
+        coverageError("\(key): \(id) is not applicable in the result (\(na))")
         continue
       }
       guard let v = r.value(m) else {
-        error("\(key): the result did not measure \(m.rawValue)")
+        coverageError("\(key): the result did not measure \(m.rawValue)")
         continue
       }
       guard let value = v.value else {
-        error("\(key): unavailable in the result (\(v.unavailable ?? "no value"))")
+        inputError("\(key): unavailable in the result (\(v.unavailable ?? "no value"))")
         continue
       }
       report.checked += 1
-      let relative = thresholds.tolerance[m.rawValue] ?? 0
-      let slack = Int((Double(limit) * relative).rounded(.up))
-      let delta = value - limit
-      let percent =
-        limit == 0
-        ? "" : " (\(delta > 0 ? "+" : "")\(fixed(Double(delta) * 100 / Double(limit), 2))%)"
-      if delta > slack {
+      switch thresholds.verdict(value, threshold: limit, key: key, metric: m) {
+      case .within: break
+      case .regression:
         report.regressions += 1
-        report.lines.append("REGRESSION \(key): \(value) > threshold \(limit)\(percent)")
-      } else if delta < -slack {
+        report.lines.append(
+          "REGRESSION \(key): \(value) > threshold \(limit)\(percent(value, limit))")
+      case .improvement:
         report.improvements += 1
-        report.lines.append("IMPROVEMENT \(key): \(value) < threshold \(limit)\(percent)")
+        report.lines.append(
+          "IMPROVEMENT \(key): \(value) < threshold \(limit)\(percent(value, limit))")
       }
     }
     for r in result.results where r.notApplicable == nil {
-      for m in Metric.allCases where m.isDeterministic {
+      for m in Metric.allCases where m.isDeterministic && scope.includes(id: r.id, metric: m) {
         if r.value(m)?.value != nil, thresholds.values[ThresholdFile.key(r.id, m)] == nil {
-          error("\(ThresholdFile.key(r.id, m)): no committed threshold")
+          coverageError("\(ThresholdFile.key(r.id, m)): no committed threshold")
         }
       }
     }
     return report
   }
+
+  /// ` (+1.25%)`, or nothing for a zero threshold.
+  static func percent(_ value: Int, _ limit: Int) -> String {
+    guard limit != 0 else { return "" }
+    let delta = value - limit
+    return " (\(delta > 0 ? "+" : "")\(fixed(Double(delta) * 100 / Double(limit), 2))%)"
+  }
 }
 
-@MainActor
-enum ThresholdsCommand {
-  static let help = """
-    usage: cog-bench thresholds update <result.json> [--thresholds PATH]
+/// The systems and metrics a check (or a merge of thresholds) covers; nil: all.
+struct CheckScope {
+  var systems: Selector?
+  var metrics: [Metric]?
 
-    Writes (atomically replaces) the thresholds file for the result's size (default
-    Results/thresholds/<size>.json) with every deterministic count of the result, keeping
-    the file's tolerances. Refuses results whose case checks failed, debug builds, and
-    builds with COG_INTERNAL_CHECKS. Commit the file; its diff is one line per number.
-    """
+  func includes(system: String) -> Bool { systems?.matches(system) ?? true }
 
-  static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(arguments, valueOptions: ["thresholds"], flagOptions: [])
-    if a.has("help") || a.positionals.first != "update" {
-      print(help)
-      return a.has("help") ? .ok : .failure
-    }
-    guard a.positionals.count == 2 else {
-      throw BenchError("thresholds update needs exactly one result file")
-    }
-    let resultPath = a.positionals[1]
-    let result = try ResultFile.read(resultPath)
-    let failed = result.results.filter { !$0.checks.passed }
-    if !failed.isEmpty {
-      throw BenchError(
-        "\(resultPath): \(failed.count) case × system result(s) failed their checks; "
-          + "not recording thresholds from it")
-    }
-    if result.environment.build.configuration != "release" {
-      throw BenchError("\(resultPath) comes from a debug build; thresholds need a release build")
-    }
-    if result.environment.build.defines.contains("COG_INTERNAL_CHECKS") {
-      throw BenchError("\(resultPath) comes from a build with COG_INTERNAL_CHECKS")
-    }
-    let path = a["thresholds"] ?? ThresholdFile.defaultPath(for: result.size)
-    var previous: ThresholdFile?
-    if FileManager.default.fileExists(atPath: path) { previous = try ThresholdFile.read(path) }
-    let updated = ThresholdFile.from(result, previous: previous)
-    if updated.values.isEmpty {
-      throw BenchError("\(resultPath) has no deterministic counts to record")
-    }
-    try FileOutput.replace(try updated.encoded(), at: path)
-    let old = previous?.values ?? [:]
-    let changed = updated.values.filter { old[$0.key] != $0.value }.count
-    let removed = old.keys.filter { updated.values[$0] == nil }.count
-    print(
-      "wrote \(path): \(updated.values.count) thresholds (\(changed) new or changed, \(removed) removed)"
-    )
-    return .ok
+  func includes(id: String, metric: Metric) -> Bool {
+    let system = id.split(separator: "@").last.map(String.init) ?? id
+    return includes(system: system) && (metrics?.contains(metric) ?? true)
   }
 }

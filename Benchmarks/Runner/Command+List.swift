@@ -3,16 +3,24 @@ import CogBenchCases
 @MainActor
 enum ListCommand {
   static let help = """
-    usage: cog-bench list [--cases GLOBS] [--systems GLOBS]
+    usage: cog-bench list [--cases GLOBS] [--systems GLOBS] [--gate-metrics]
 
-    Prints the systems, the cases (id and summary) and the metrics with their units.
+    Prints the systems, the cases (id and summary) and the metrics with their units and
+    whether the CI gate (scripts/ci-gate.sh) gates them.
     GLOBS: comma-separated names or shell globs, e.g. --cases 'kairo/*,dynamic/*'.
+    --gate-metrics prints only the gated metrics, comma-separated (for scripts).
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(arguments, valueOptions: ["cases", "systems"], flagOptions: [])
+    let a = try Arguments(
+      arguments, valueOptions: ["cases", "systems"], flagOptions: ["gate-metrics"],
+      maxPositionals: 0)
     if a.has("help") {
       print(help)
+      return .ok
+    }
+    if a.has("gate-metrics") {
+      print(Metric.gated.map { $0.rawValue }.joined(separator: ","))
       return .ok
     }
     let cases = try Selection.cases(a["cases"])
@@ -24,7 +32,11 @@ enum ListCommand {
     for c in cases { print("  \(c.id.padding(38))\(c.summary)") }
     print("metrics:")
     for m in Metric.allCases {
-      let kind = m.isDeterministic ? "deterministic, gated" : "time, reported as ratios"
+      let kind =
+        Metric.gated.contains(m)
+        ? "deterministic; gated on cog* by scripts/ci-gate.sh"
+        : m.isDeterministic
+          ? "deterministic; recorded, not gated" : "time; reported as ratios, never gated"
       print("  \(m.rawValue.padding(16))\(m.unit.padding(20))\(kind)")
     }
     return .ok
@@ -46,10 +58,14 @@ enum Selection {
     return all.filter { selector.matches($0.id) }
   }
 
+  /// The systems `text` selects (all measurable ones without it). Test-only systems
+  /// (`SystemCatalog.testOnly`) are selected by their exact id only, never by a glob.
   static func systems(_ text: String?) throws -> [SystemEntry] {
     let all = SystemCatalog.all
     guard let text else { return all }
-    let selector = Selector(text)
+    var selector = Selector(text)
+    let hidden = SystemCatalog.testOnly.filter { selector.patterns.contains($0.id) }
+    selector = Selector(patterns: selector.patterns.filter { p in !hidden.contains { $0.id == p } })
     let unmatched = selector.unmatched(
       in: all.map { $0.id } + SystemCatalog.unavailable.map { $0.id })
     if !unmatched.isEmpty {
@@ -57,7 +73,8 @@ enum Selection {
         "no system matches \(unmatched.joined(separator: ", ")); available: "
           + all.map { $0.id }.joined(separator: ", "))
     }
-    return all.filter { selector.matches($0.id) }
+    if !hidden.isEmpty { _ = try InjectedSystem.injection() }
+    return all.filter { selector.matches($0.id) } + hidden
   }
 
   /// Selected systems that cannot be measured here, with the reason.

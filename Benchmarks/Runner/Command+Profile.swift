@@ -46,7 +46,7 @@ enum ProfileCommand {
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
       arguments, valueOptions: ["system", "size", "top", "output-dir"],
-      flagOptions: ["no-write", "allow-debug", "keep-dump"])
+      flagOptions: ["no-write", "allow-debug", "keep-dump"], maxPositionals: 1)
     if a.has("help") {
       print(help)
       return .ok
@@ -55,7 +55,7 @@ enum ProfileCommand {
       throw BenchError("profile needs exactly one case id (see cog-bench list)")
     }
     let caseID = a.positionals[0]
-    guard CaseRegistry.all.info(for: caseID) != nil else {
+    guard let info = CaseRegistry.all.info(for: caseID) else {
       throw BenchError("unknown case '\(caseID)' (cog-bench list shows the cases)")
     }
     let systems = try Selection.systems(a["system"])
@@ -64,17 +64,21 @@ enum ProfileCommand {
     let size = try Selection.size(a["size"])
     let top = try a.int("top", default: 15, min: 1)
     try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
-    let outcome = try CallgrindRun.run(
-      caseIDs: [caseID], systemIDs: [system.id], size: size)
-    let keep = a.has("keep-dump")
-    defer { if !keep { try? FileManager.default.removeItem(atPath: outcome.workDirectory) } }
     let id = "\(caseID)@\(system.id)"
-    guard let dump = outcome.dumps[id], let total = outcome.instructions[id]?.value,
-      let region = outcome.regions.first(where: { $0.id == id })
-    else {
-      let na = outcome.entries.first { $0.id == id }?.notApplicable
-      throw BenchError("\(id) was not measured\(na.map { ": \($0)" } ?? "")")
+    if let na = system.bound(caseID)?.notApplicableReason {
+      throw BenchError("\(id) is not applicable: \(na)")
     }
+    let work = try RegionRun.makeWorkDirectory()
+    let keep = a.has("keep-dump")
+    defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
+    let measured = try RegionRun.run(
+      [(info, system)], kind: .instructions, size: size, metrics: [.instructions], width: 1,
+      workDirectory: work)
+    guard let m = measured[id], let dump = m.dump, let total = m.instructions?.value else {
+      let why = measured[id].map { $0.result.notApplicable ?? $0.result.checks.failures.first }
+      throw BenchError("\(id) was not measured\((why ?? nil).map { ": \($0)" } ?? "")")
+    }
+    let region = m.result
     let functions = try Self.top(dump: dump, total: total, top: top)
     print("\(id) (\(size.rawValue)): \(total) Ir for \(region.iterationsPerSample) iterations")
     print("share".leftPadding(8) + "Ir".leftPadding(14) + "  function")
@@ -86,9 +90,9 @@ enum ProfileCommand {
     let selfTotal = functions.reduce(0) { $0 + $1.instructions }
     print("(top \(functions.count) functions: \(selfTotal) Ir of \(total))")
     if keep { print("dump kept: callgrind_annotate --inclusive=yes --tree=caller \(dump)") }
-    if !region.failures.isEmpty {
+    if !region.checks.passed {
       throw BenchError(
-        "\(id): case checks failed: \(region.failures.prefix(3).joined(separator: "; "))")
+        "\(id): case checks failed: \(region.checks.failures.prefix(3).joined(separator: "; "))")
     }
     if !a.has("no-write") {
       let env = RunEnvironment.current(allocationSource: .interposer)

@@ -18,9 +18,12 @@ enum RenderCommand {
                   (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
       --history   impl/perf-history.md: the numbers of older result files (retired)
       --charts    impl/charts: one SVG bar chart per family
-    Without RESULT arguments it reads every *.json in --results-dir (default Results/runs):
-    the newest file per size is current, the others are history.
-    Exit: 0 ok, 1 error (an unreadable result file is an error, nothing is written).
+    Without RESULT arguments it reads every *.json in --results-dir (default Results/runs).
+    The newest COMPLETE run per size is current: every case, every system and every metric
+    (what scripts/compare.sh measures; an unavailable counter is a gap, not a partial run).
+    Partial runs (an ad-hoc `run --cases …`) never become the record: they are listed in the
+    history, marked partial. Charts in --charts that this render did not write are removed.
+    Exit: 0 ok, 1 error (an unreadable result file, or no complete run: nothing is written).
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
@@ -47,11 +50,17 @@ enum RenderCommand {
     }
     if paths.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
     let files = try paths.map { ($0, try ResultFile.read($0)) }
-    // The newest file per size is current; ties broken by path.
+    // The newest complete file per size is current; ties broken by path.
     var current: [CaseSize: (String, ResultFile)] = [:]
-    for (p, f) in files {
+    for (p, f) in files where f.partialReason() == nil {
       if let c = current[f.size], (c.1.date, c.0) >= (f.date, p) { continue }
       current[f.size] = (p, f)
+    }
+    if current.isEmpty {
+      throw BenchError(
+        "none of the \(files.count) result file(s) is a complete suite run (every case, "
+          + "system and metric: scripts/compare.sh writes one); partial runs never become the "
+          + "record; nothing written")
     }
     let currentPaths = Set(current.values.map { $0.0 })
     let history = files.filter { !currentPaths.contains($0.0) }.sorted { $0.1.date > $1.1.date }
@@ -68,7 +77,18 @@ enum RenderCommand {
     for (name, data) in charts { try FileOutput.replace(data, at: "\(chartsDir)/\(name)") }
     try FileOutput.replace(Data(md.utf8), at: out)
     try FileOutput.replace(Data(historyMD.utf8), at: historyPath)
-    print("wrote \(out), \(historyPath) and \(charts.count) chart(s) in \(chartsDir)")
+    // Charts of an earlier record (another family, metric or size) would outlive it.
+    let written = Set(charts.map { $0.0 })
+    var removed = 0
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: chartsDir)) ?? []
+    where name.hasSuffix(".svg") && !written.contains(name) {
+      if (try? FileManager.default.removeItem(atPath: "\(chartsDir)/\(name)")) != nil {
+        removed += 1
+      }
+    }
+    print(
+      "wrote \(out), \(historyPath) and \(charts.count) chart(s) in \(chartsDir)"
+        + (removed > 0 ? "; removed \(removed) stale chart(s)" : ""))
     return .ok
   }
 

@@ -40,7 +40,7 @@ enum RunCommand {
         "cases", "systems", "metrics", "size", "samples", "warmup", "output-dir", "time-budget",
         "instructions-budget", "finish-within", "jobs",
       ],
-      flagOptions: ["allow-debug"])
+      flagOptions: ["allow-debug"], maxPositionals: 0)
     if a.has("help") {
       print(help)
       return .ok
@@ -79,14 +79,33 @@ enum RunCommand {
     try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
     CogBench.ensureDeterministicHashing()
 
+    // A bad output directory fails now, not after minutes of measuring.
+    try FileOutput.requireWritableDirectory(outputDir)
+
     var plan = MeasurePlan(
       cases: cases, systems: systems, size: size, samples: samples, warmupSamples: warmup,
       metrics: Set(metrics))
     plan.timeBudgetNanoseconds = UInt64(budgetSeconds) * 1_000_000_000
     let measurer = Measurer(plan: plan)
+    var pairs: [(CaseInfo, SystemEntry)] = []
+    for c in cases {
+      for s in systems where measurer.notApplicable(c, s) == nil { pairs.append((c, s)) }
+    }
     measurer.runTiming()
-    measurer.runCounts()
+    let work = try RegionRun.makeWorkDirectory()
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let countMetrics = metrics.filter { $0.usesAllocationCounter || $0.usesARCCounter }
+    if !countMetrics.isEmpty {
+      let counted = try RegionRun.run(
+        pairs, kind: .counts, size: size, metrics: countMetrics, width: jobs,
+        workDirectory: work)
+      for (_, m) in counted { measurer.merge(m.result) }
+    }
     var results = measurer.results
+    // Every measured pair has an entry, also when neither time nor counts were selected.
+    for (c, s) in pairs where results["\(c.id)@\(s.id)"] == nil {
+      results["\(c.id)@\(s.id)"] = measurer.entry(c, s)
+    }
     let allocations = AllocationProducer()
 
     if let finishWithin {
@@ -96,7 +115,8 @@ enum RunCommand {
     }
     if metrics.contains(.instructions) {
       try measureInstructions(
-        plan: plan, into: &results, instructionBudget: instructionBudget, workers: jobs)
+        pairs, size: size, into: &results, instructionBudget: instructionBudget, workers: jobs,
+        workDirectory: work)
     }
 
     var sources: [String: String] = [:]
@@ -124,15 +144,19 @@ enum RunCommand {
 
     let environment = RunEnvironment.current(allocationSource: allocations.source)
     let date = Date()
-    let file = ResultFile(
+    var file = ResultFile(
       schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: size,
       environment: environment, counterSources: sources,
       settings: RunSettings(
         samples: samples, warmupSamples: warmup, metrics: metrics.sorted(),
         systems: systems.map { $0.id },
-        instructionProcesses: metrics.contains(.instructions) ? jobs : nil),
+        instructionProcesses: metrics.contains(.instructions) ? jobs : nil,
+        cases: cases.map { $0.id }, regionsInOwnProcesses: true,
+        injection: systems.contains { $0.id == InjectedSystem.id }
+          ? (try InjectedSystem.injection()).rawValue : nil),
       unavailableSystems: Selection.unavailableSystems(a["systems"]),
       results: results.values.sorted { $0.id < $1.id })
+    file.settings.complete = file.partialReason() == nil
     let commit =
       environment.git.commit == "none" ? "nocommit" : String(environment.git.commit.prefix(10))
     let base =
@@ -152,77 +176,62 @@ enum RunCommand {
   }
 
   private static func measureInstructions(
-    plan: MeasurePlan, into results: inout [String: CaseResult], instructionBudget: Double?,
-    workers: Int
+    _ pairs: [(CaseInfo, SystemEntry)], size: CaseSize, into results: inout [String: CaseResult],
+    instructionBudget: Double?, workers: Int, workDirectory: String
   ) throws {
-    let keys = results.values.filter { $0.notApplicable == nil }
+    func id(_ p: (CaseInfo, SystemEntry)) -> String { "\(p.0.id)@\(p.1.id)" }
     if let reason = CallgrindRun.unavailableReason() {
       note("cog-bench: warning: instructions unavailable: \(reason)")
-      for k in keys {
-        results[k.id]?.metrics[Metric.instructions.rawValue] = .unavailable(.instructions, reason)
+      for p in pairs {
+        results[id(p)]?.metrics[Metric.instructions.rawValue] = .unavailable(.instructions, reason)
       }
       return
     }
-    var only: Set<String>?
+    var chosen = pairs
     if let budget = instructionBudget {
       // One instrumented sample runs about 60x slower than native, each uninstrumented warm-up
-      // sample about 8x; the build is not counted in the estimate. Cheapest regions first, so
-      // the budget covers as many as it can; each callgrind process has the whole budget for
-      // its fixed share of the regions.
-      var estimates: [(id: String, native: Double, seconds: Double)] = []
-      for r in results.values where r.notApplicable == nil {
-        guard let median = r.value(.wallTime)?.median else { continue }
+      // sample about 8x, and starting valgrind takes about a second; the build is not counted
+      // in the estimate. Cheapest regions first, so that the budget (wall seconds, with
+      // `workers` processes side by side) covers as many as it can.
+      var estimates: [(index: Int, native: Double, seconds: Double)] = []
+      for (k, p) in pairs.enumerated() {
+        guard let r = results[id(p)], let median = r.value(.wallTime)?.median else { continue }
         let native = median * Double(max(r.iterationsPerSample, 1)) / 1e9
         estimates.append(
-          (r.id, native, native * (60 + 8 * Double(MeasurePlan.countedWarmupSamples))))
+          (k, native, 1 + native * (60 + 8 * Double(MeasurePlan.countedWarmupSamples))))
       }
-      estimates.sort { ($0.seconds, $0.id) < ($1.seconds, $1.id) }
-      var workerOf: [String: Int] = [:]
-      for (ci, c) in plan.cases.enumerated() {
-        for (si, s) in plan.systems.enumerated() {
-          workerOf["\(c.id)@\(s.id)"] = CallgrindRun.worker(
-            caseIndex: ci, systemIndex: si, workers: workers)
-        }
-      }
-      var chosen: Set<String> = []
-      var spentBy = [Double](repeating: 0, count: workers)
+      estimates.sort { ($0.seconds, id(pairs[$0.index])) < ($1.seconds, id(pairs[$1.index])) }
+      var keep: Set<Int> = []
+      var spent = 0.0
+      let capacity = budget * Double(max(workers, 1))
       for e in estimates {
-        let w = workerOf[e.id] ?? 0
-        if spentBy[w] + e.seconds <= budget {
-          spentBy[w] += e.seconds
-          chosen.insert(e.id)
+        if spent + e.seconds <= capacity {
+          spent += e.seconds
+          keep.insert(e.index)
         } else {
-          results[e.id]?.metrics[Metric.instructions.rawValue] = .unavailable(
+          results[id(pairs[e.index])]?.metrics[Metric.instructions.rawValue] = .unavailable(
             .instructions,
             "not counted: over the instruction budget of \(Int(budget)) s (one sample takes "
               + "\(formatNanoseconds(e.native * 1e9)) natively, about \(Int(e.seconds.rounded(.up))) s "
               + "under callgrind)")
         }
       }
-      only = chosen
+      chosen = pairs.enumerated().filter { keep.contains($0.offset) }.map { $0.element }
       note(
-        "instruction phase: \(chosen.count) of \(keys.count) regions fit the budget of "
-          + "\(Int(budget)) s per process (estimated "
-          + spentBy.map { "\(Int($0)) s" }.joined(separator: ", ") + ")")
+        "instruction phase: \(chosen.count) of \(pairs.count) regions fit the budget of "
+          + "\(Int(budget)) s with \(workers) process(es) side by side (estimated "
+          + "\(Int(spent / Double(max(workers, 1)))) s)")
     }
-    let outcome = try CallgrindRun.run(
-      caseIDs: plan.cases.map { $0.id }, systemIDs: plan.systems.map { $0.id }, size: plan.size,
-      only: only, workers: workers)
-    defer { try? FileManager.default.removeItem(atPath: outcome.workDirectory) }
-    for entry in outcome.entries where results[entry.id] == nil {
-      results[entry.id] = entry
-    }
-    for region in outcome.regions {
-      guard var r = results[region.id] else { continue }
-      r.metrics[Metric.instructions.rawValue] = .count(
-        .instructions, outcome.instructions[region.id] ?? .unavailable("no dump"))
-      let newFailures = region.failures.filter { !r.checks.failures.contains($0) }
-      if !newFailures.isEmpty {
-        r.checks.passed = false
-        r.checks.failures += newFailures
-      }
-      r.iterationsPerSample = region.iterationsPerSample
-      results[region.id] = r
+    note(
+      "running \(chosen.count) instruction region(s) under callgrind, one process each, "
+        + "\(workers) at a time (this takes a while)")
+    let measured = try RegionRun.run(
+      chosen, kind: .instructions, size: size, metrics: [.instructions], width: workers,
+      workDirectory: workDirectory)
+    for (key, m) in measured {
+      guard var r = results[key] else { continue }
+      r.merge(m.result)
+      results[key] = r
     }
   }
 }

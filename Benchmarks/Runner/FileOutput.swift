@@ -28,6 +28,41 @@ enum FileOutput {
     throw BenchError("cannot find a free file name for \(directory)/\(base).\(ext)")
   }
 
+  /// Creates `directory` if needed and checks that a file can be created in it, so that a
+  /// bad `--output-dir` is a one-line error before anything is measured.
+  static func requireWritableDirectory(_ directory: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+      if !isDirectory.boolValue { throw BenchError("output directory \(directory) is a file") }
+    } else {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      } catch {
+        throw BenchError("cannot create output directory \(directory): \(reason(error))")
+      }
+    }
+    let probe = "\(directory)/.cog-bench-probe.\(getpid())"
+    let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+    guard fd >= 0 else {
+      throw BenchError(
+        "cannot write in output directory \(directory): \(String(cString: strerror(errno)))")
+    }
+    close(fd)
+    unlink(probe)
+  }
+
+  /// A Foundation file error as its POSIX reason when it has one.
+  private static func reason(_ error: Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return ns.localizedDescription
+  }
+
   /// Replaces `path` atomically (temporary file in the same directory, then rename).
   static func replace(_ data: Data, at path: String) throws {
     let dir = (path as NSString).deletingLastPathComponent

@@ -12,6 +12,8 @@ struct Selector {
     patterns = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
   }
 
+  init(patterns: [String]) { self.patterns = patterns }
+
   func matches(_ name: String) -> Bool {
     patterns.contains { $0 == name || fnmatch($0, name, 0) == 0 }
   }

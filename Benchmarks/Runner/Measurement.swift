@@ -17,8 +17,6 @@ struct MeasurePlan {
   /// Warm-up samples before a counted or instruction sample: fixed, so that counts do not
   /// depend on options or time.
   static let countedWarmupSamples = 1
-  /// Restricts the instruction phase to these `case@system` ids (nil: all).
-  var instructionIDs: Set<String>?
 }
 
 // MARK: Measured regions
@@ -78,9 +76,8 @@ func instructionSample(
 
 // MARK: Phases
 
-/// Runs the native phases of a plan: timing first, for every case, with no counter hooks
-/// installed; then the counted samples (installing the ARC hooks slows every retain a
-/// little, so no time is taken after that).
+/// Measures a plan: the timing phase in this process (the systems of a case interleaved),
+/// and one counted or instruction region per case × system in a child (`RegionRun`).
 @MainActor
 final class Measurer {
   let plan: MeasurePlan
@@ -97,6 +94,16 @@ final class Measurer {
         id: key(c, s), caseID: c.id, family: c.family, system: s.id,
         notApplicable: nil, iterationsPerSample: 0,
         checks: CheckOutcome(passed: true, failures: []), metrics: [:])
+  }
+
+  /// Merges a region child's result into the entry of the same case × system.
+  func merge(_ other: CaseResult) {
+    guard var r = results[other.id] else {
+      results[other.id] = other
+      return
+    }
+    r.merge(other)
+    results[other.id] = r
   }
 
   func update(_ c: CaseInfo, _ s: SystemEntry, _ body: (inout CaseResult) -> Void) {
@@ -118,17 +125,11 @@ final class Measurer {
   }
 
   /// Builds case × system on a fresh system (not measured), or records why it cannot be.
-  /// With `allocations`, counts the build alone (the bytes it leaves live are the graph's).
-  func prepare(
-    _ c: CaseInfo, _ s: SystemEntry, counting allocations: AllocationProducer? = nil
-  ) -> Prepared? {
+  func prepare(_ c: CaseInfo, _ s: SystemEntry) -> Prepared? {
     if notApplicable(c, s) != nil { return nil }
     let checks = CaseChecks()
     let bound = s.bound(c.id)!
-    allocations?.reset()
-    allocations?.hook()
     let prepared = bound.prepare(plan.size, checks)
-    allocations?.unhook()
     guard let p = prepared else {
       update(c, s) { $0.notApplicable = "prepare returned nil for this system" }
       return nil
@@ -216,79 +217,73 @@ final class Measurer {
     }
   }
 
-  /// One counted sample per case × system after warm-up, plus the graph's bytes.
-  func runCounts() {
-    let wantAlloc = plan.metrics.contains { $0.usesAllocationCounter }
+  /// The counted region of case × system, in the `__region` child (`RegionRun`): the process
+  /// is fresh, so the counts cannot depend on what else the run measures.
+  ///
+  /// 1. A first build, one sample, `finish` and `tearDown`, unmeasured: it pays the process's
+  ///    one-time costs (type metadata, protocol conformance caches, first-use buffers of the
+  ///    runtime and Foundation), which belong to no graph.
+  /// 2. A second build with the allocation counter hooked from before `prepare` until after
+  ///    its first `beforeSample` and one sample: the bytes it leaves live are `graphBytes`,
+  ///    the graph as it runs (cases that build in `beforeSample`, such as CellX, included).
+  /// 3. `beforeSample`, then one counted sample: allocations, bytes, peak, retains, releases.
+  func countRegion(_ c: CaseInfo, _ s: SystemEntry) {
     let wantARC = plan.metrics.contains { $0.usesARCCounter }
-    guard wantAlloc || wantARC else { return }
     let allocations = AllocationProducer()
-    let arc: ARCProducer? = wantARC ? ARCProducer() : nil
-    for (index, c) in plan.cases.enumerated() {
-      note("[count \(index + 1)/\(plan.cases.count)] \(c.id)")
-      for s in plan.systems {
-        if notApplicable(c, s) != nil { continue }
-        guard let b = prepare(c, s, counting: allocations) else { continue }
-        let built = allocations.snapshot()
-        let p = b.case
-        warmUp(p, MeasurePlan.countedWarmupSamples)
-        p.beforeSample?()
-        let (a, r) = countedSample(
-          p.iterate, p.iterationsPerSample, allocations, arc ?? ARCProducer.disabled)
-        finish(c, s, b, phase: "count")
-        update(c, s) { e in
-          func put(_ m: Metric, _ reading: CounterReading) {
-            if plan.metrics.contains(m) { e.metrics[m.rawValue] = .count(m, reading) }
-          }
-          put(.graphBytes, built.liveBytes)
-          put(.allocations, a.allocations)
-          put(.allocatedBytes, a.bytes)
-          put(.peakBytes, a.peakBytes)
-          put(.retains, r.retains)
-          put(.releases, r.releases)
-          var misses: [String] = []
-          if c.steadyStateTargets.contains(.noAllocations), let n = a.allocations.value, n > 0 {
-            misses.append("target: no allocations in steady iterations; counted \(n)")
-          }
-          if c.steadyStateTargets.contains(.noRetainRelease) {
-            let rr = (r.retains.value ?? 0) + (r.releases.value ?? 0)
-            if rr > 0 {
-              misses.append("target: no retains/releases in steady iterations; counted \(rr)")
-            }
-          }
-          if !misses.isEmpty { e.steadyStateMisses = misses }
+    let arc: ARCProducer = wantARC ? ARCProducer() : ARCProducer.disabled
+    guard let first = prepare(c, s) else { return }
+    warmUp(first.case, 1)
+    finish(c, s, first, phase: "count (first build)")
+
+    allocations.reset()
+    allocations.hook()
+    let prepared = prepare(c, s)
+    if let p = prepared?.case { warmUp(p, MeasurePlan.countedWarmupSamples) }
+    allocations.unhook()
+    guard let b = prepared else { return }
+    let built = allocations.snapshot()
+    let p = b.case
+    p.beforeSample?()
+    let (a, r) = countedSample(p.iterate, p.iterationsPerSample, allocations, arc)
+    finish(c, s, b, phase: "count")
+    update(c, s) { e in
+      func put(_ m: Metric, _ reading: CounterReading) {
+        if plan.metrics.contains(m) { e.metrics[m.rawValue] = .count(m, reading) }
+      }
+      put(.graphBytes, built.liveBytes)
+      put(.allocations, a.allocations)
+      put(.allocatedBytes, a.bytes)
+      put(.peakBytes, a.peakBytes)
+      put(.retains, r.retains)
+      put(.releases, r.releases)
+      var misses: [String] = []
+      if c.steadyStateTargets.contains(.noAllocations), let n = a.allocations.value, n > 0 {
+        misses.append("target: no allocations in steady iterations; counted \(n)")
+      }
+      if c.steadyStateTargets.contains(.noRetainRelease) {
+        let rr = (r.retains.value ?? 0) + (r.releases.value ?? 0)
+        if rr > 0 {
+          misses.append("target: no retains/releases in steady iterations; counted \(rr)")
         }
       }
+      if !misses.isEmpty { e.steadyStateMisses = misses }
     }
   }
 
-  /// The instruction phase inside the valgrind child: one callgrind region per case × system.
-  /// Returns the region names in order; `CallgrindRun` maps the dumps back.
-  func runInstructionRegions() -> [InstructionRegion] {
+  /// The callgrind region of case × system, in the `__region` child run under valgrind:
+  /// build and warm-up uninstrumented, then one sample, dumped as `RegionRun.dumpName`.
+  func instructionRegion(_ c: CaseInfo, _ s: SystemEntry) {
     let callgrind = CallgrindProducer()
-    var regions: [InstructionRegion] = []
-    for (index, c) in plan.cases.enumerated() {
-      note("[instructions \(index + 1)/\(plan.cases.count)] \(c.id)")
-      for s in plan.systems {
-        if let only = plan.instructionIDs, !only.contains("\(c.id)@\(s.id)") { continue }
-        guard let b = prepare(c, s) else { continue }
-        let p = b.case
-        warmUp(p, MeasurePlan.countedWarmupSamples)
-        p.beforeSample?()
-        let name = "cog-bench-region-\(regions.count)"
-        name.withCString { cName in
-          callgrind.startInstrumentation()
-          instructionSample(p.iterate, p.iterationsPerSample, callgrind, cName)
-          callgrind.stopInstrumentation()
-        }
-        finish(c, s, b, phase: "instructions")
-        let e = entry(c, s)
-        regions.append(
-          InstructionRegion(
-            name: name, id: e.id, iterationsPerSample: p.iterationsPerSample,
-            failures: e.checks.failures))
-      }
+    guard let b = prepare(c, s) else { return }
+    let p = b.case
+    warmUp(p, MeasurePlan.countedWarmupSamples)
+    p.beforeSample?()
+    RegionRun.dumpName.withCString { cName in
+      callgrind.startInstrumentation()
+      instructionSample(p.iterate, p.iterationsPerSample, callgrind, cName)
+      callgrind.stopInstrumentation()
     }
-    return regions
+    finish(c, s, b, phase: "instructions")
   }
 }
 
@@ -297,12 +292,4 @@ final class Measurer {
 struct Prepared {
   var `case`: PreparedCase
   var checks: CaseChecks
-}
-
-/// One callgrind region as reported by the valgrind child.
-struct InstructionRegion: Codable {
-  var name: String
-  var id: String
-  var iterationsPerSample: Int
-  var failures: [String]
 }

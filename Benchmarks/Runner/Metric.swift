@@ -17,8 +17,9 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   case allocatedBytes
   /// The highest number of live heap bytes above the sample's start, within one sample.
   case peakBytes
-  /// Bytes still allocated after the case built its graph (`prepare`, not a sample): the
-  /// memory a graph holds.
+  /// Bytes still allocated after the case was built and run once (`prepare`, its first
+  /// `beforeSample` and one sample; a second build, so that the process's one-time costs are
+  /// not counted): the memory a graph holds as it runs.
   case graphBytes
   /// `swift_retain` calls plus `swift_retain_n`'s n in one sample.
   case retains
@@ -49,6 +50,29 @@ enum Metric: String, CaseIterable, Codable, Comparable {
 
   var polarity: Polarity { .prefersSmaller }
 
+  /// One sentence for the record and `list`: what the number is.
+  var definition: String {
+    switch self {
+    case .instructions:
+      return "instructions executed in one sample, counted by callgrind in a process of its own"
+    case .allocations:
+      return "heap allocation requests in one sample (malloc, calloc, realloc, aligned)"
+    case .allocatedBytes:
+      return "bytes allocated in one sample (jemalloc: size classes; interposer: requested)"
+    case .peakBytes:
+      return "the highest live heap bytes above the sample's start (interposer only)"
+    case .graphBytes:
+      return "heap bytes the case holds once built and run: live bytes after a build, its "
+        + "first `beforeSample` and one sample (so graphs built in `beforeSample`, such as "
+        + "CellX's, count), measured on a second build so that one-time costs of the process "
+        + "(type metadata, runtime caches) are not in it"
+    case .retains: return "swift_retain calls plus swift_retain_n's n in one sample"
+    case .releases: return "swift_release calls plus swift_release_n's n in one sample"
+    case .wallTime: return "wall-clock time per iteration (median, min–max over samples)"
+    case .cpuTime: return "thread CPU time per iteration (median over samples)"
+    }
+  }
+
   /// True for counts that are identical run to run; only these are gated.
   var isDeterministic: Bool {
     switch self {
@@ -56,6 +80,13 @@ enum Metric: String, CaseIterable, Codable, Comparable {
     default: return true
     }
   }
+
+  /// What `scripts/ci-gate.sh` measures and gates on the `cog*` systems (`list
+  /// --gate-metrics` prints it for the script). `peakBytes` is deterministic but not gated:
+  /// jemalloc, CI's counter, has no exact peak.
+  static let gated: [Metric] = [
+    .instructions, .allocations, .allocatedBytes, .graphBytes, .retains, .releases,
+  ]
 
   /// True for metrics recorded as min/median/max over samples.
   var isTime: Bool { !isDeterministic }

@@ -45,7 +45,13 @@ enum PerfMarkdown {
     md.append(
       "Counts are per sample (`iterations` iterations of the case); times are per "
         + "iteration, median with min–max over samples. Ratios divide by the reference system "
-        + "`\(SystemCatalog.referenceID)` in the same result file; > 1 means more than Cog.")
+        + "`\(SystemCatalog.referenceID)` in the same result file; > 1 means more than Cog. "
+        + "Every count was taken in a process of its own (one per case × system and counter), "
+        + "so it does not depend on what else the run measured.")
+    md.append("")
+    md.append("What the columns are:")
+    md.append("")
+    for m in Metric.allCases { md.append("- `\(m.rawValue)` (\(m.unit)): \(m.definition)") }
     md.append("")
 
     md.append(contentsOf: perNodeSection(current))
@@ -59,8 +65,11 @@ enum PerfMarkdown {
         md.append("")
         md.append(contentsOf: familyTable(rows, file))
         md.append("")
-        if let svg = BarChart.svg(family: family, size: file.size, rows: rows) {
-          let name = "\(file.size.rawValue)-\(family.replacingOccurrences(of: "/", with: "_")).svg"
+        for metric in [Metric.instructions, .wallTime] {
+          guard let svg = BarChart.svg(family: family, size: file.size, rows: rows, metric: metric)
+          else { continue }
+          let name =
+            "\(file.size.rawValue)-\(family.replacingOccurrences(of: "/", with: "_"))-\(metric.rawValue).svg"
           charts.append((name, Data(svg.chart.utf8)))
           md.append("![\(family): \(svg.caption)](\(chartsRelative)/\(name))")
           md.append("")
@@ -283,7 +292,8 @@ enum PerfMarkdown {
   static func renderHistory(_ files: [(String, ResultFile)], currentCount: Int) -> String {
     var md: [String] = [header, "", "# Cog performance history", ""]
     md.append(
-      "Retired numbers: every result file that is no longer the newest of its size, newest "
+      "Retired numbers: every result file that is not the newest complete run of its size "
+        + "(older complete runs, and partial runs, which never become the record), newest "
         + "first, rendered by `cog-bench render`. Withdrawn numbers and settled decisions are "
         + "explained in impl/perf-notes.md.")
     md.append("")
@@ -294,7 +304,8 @@ enum PerfMarkdown {
     for (path, f) in files {
       md.append(
         "## \(f.date) (\(f.size.rawValue)), commit \(f.environment.git.commit.prefix(12))"
-          + (f.environment.git.dirty ? " (dirty)" : ""))
+          + (f.environment.git.dirty ? " (dirty)" : "")
+          + (f.partialReason().map { " — partial run (\($0)), never the record" } ?? ""))
       md.append("")
       md.append(
         "`\(path)`: \(f.environment.toolchain); \(f.environment.machine.cpuModel); allocation counter \(f.environment.build.allocationCounter)"

@@ -37,6 +37,16 @@ struct RunSettings: Codable {
   /// Callgrind processes of the instruction phase (`run --jobs`); absent in older files and
   /// when instructions were not measured.
   var instructionProcesses: Int?
+  /// The selected cases, in registry order; absent in files written before it existed.
+  var cases: [String]?
+  /// True when every counted and instruction region ran in a process of its own
+  /// (`RegionRun`); absent in older files, whose counts depended on what ran before them.
+  var regionsInOwnProcesses: Bool?
+  /// `COG_BENCH_INJECT` when the test-only system `injected` was measured.
+  var injection: String?
+  /// True when the run measured the whole suite: every case, every system, every metric
+  /// (`ResultFile.partialReason`); absent in older files, which are judged by their contents.
+  var complete: Bool?
 }
 
 /// One case × system.
@@ -59,6 +69,21 @@ struct CaseResult: Codable {
   var steadyStateMisses: [String]?
 
   func value(_ m: Metric) -> MetricValue? { metrics[m.rawValue] }
+
+  /// Adds what a region child measured for the same case × system: its metrics, its check
+  /// failures, its steady-state misses, or that the case is not applicable after all.
+  mutating func merge(_ other: CaseResult) {
+    if let na = other.notApplicable {
+      notApplicable = na
+      return
+    }
+    if other.iterationsPerSample > 0 { iterationsPerSample = other.iterationsPerSample }
+    if let r = other.recomputesPerIteration { recomputesPerIteration = r }
+    for (name, value) in other.metrics { metrics[name] = value }
+    if !other.checks.passed { checks.passed = false }
+    checks.failures += other.checks.failures.filter { !checks.failures.contains($0) }
+    if let misses = other.steadyStateMisses { steadyStateMisses = misses }
+  }
 }
 
 struct CheckOutcome: Codable {
@@ -99,6 +124,34 @@ struct MetricValue: Codable, Equatable {
 
   /// The number a comparison uses: the count, or the median time.
   var comparable: Double? { value.map(Double.init) ?? median }
+}
+
+// MARK: Completeness
+
+extension ResultFile {
+  /// Why this result cannot be the current record, or nil when it is a complete suite run:
+  /// every case and system this runner has, every metric, no test-only system. Unavailable
+  /// counters (no valgrind, over the instruction budget) are gaps, not partiality.
+  @MainActor func partialReason() -> String? {
+    if settings.complete == true { return nil }
+    if settings.injection != nil { return "measured the test-only system \(InjectedSystem.id)" }
+    let cases = Set(settings.cases ?? results.map { $0.caseID })
+    let missingCases = CaseCatalog.all.map { $0.id }.filter { !cases.contains($0) }
+    let missingSystems = SystemCatalog.all.map { $0.id }.filter { !settings.systems.contains($0) }
+    let missingMetrics = Metric.allCases.filter { !settings.metrics.contains($0) }
+    var parts: [String] = []
+    if !missingCases.isEmpty {
+      parts.append(
+        "\(CaseCatalog.all.count - missingCases.count) of \(CaseCatalog.all.count) cases")
+    }
+    if !missingSystems.isEmpty {
+      parts.append("no \(missingSystems.joined(separator: ", "))")
+    }
+    if !missingMetrics.isEmpty {
+      parts.append("no \(missingMetrics.map { $0.rawValue }.joined(separator: ", "))")
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
 }
 
 // MARK: Reading and writing

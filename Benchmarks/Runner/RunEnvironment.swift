@@ -28,13 +28,26 @@ struct RunEnvironment: Codable {
     /// The build command, as passed in COG_BENCH_BUILD_COMMAND by scripts/compare.sh;
     /// "unknown" when the binary was run directly.
     var command: String
+    /// `fnv1a64:<hex>` of the runner executable: two results with the same digest were
+    /// measured by the same binary (`cog-bench same-counts` relies on it). Absent in older
+    /// files.
+    var executableDigest: String?
   }
 
   struct Git: Codable {
     /// `none` before the first commit or outside a repository.
     var commit: String
+    /// True when the measured code (`measuredPaths`, untracked files included) differs from
+    /// the commit. The record, notes and results (`impl/`, `Results/`, `swift/`) do not
+    /// count: rendering the record must not mark the next run dirty.
     var dirty: Bool
+    /// The first changed measured files (`git status --porcelain` paths); absent in older
+    /// files, whose dirty flag counted every tracked file.
+    var changedFiles: [String]?
   }
+
+  /// What is compiled into the runner: a change here changes what is measured.
+  static let measuredPaths = ["Package.swift", "Sources", "Layouts", "Benchmarks"]
 
   @MainActor static func current(allocationSource: AllocationProducer.Source) -> RunEnvironment {
     RunEnvironment(
@@ -46,7 +59,8 @@ struct RunEnvironment: Codable {
       build: Build(
         configuration: BuildFacts.configuration, defines: BuildFacts.defines,
         allocationCounter: allocationSource.rawValue,
-        command: ProcessInfo.processInfo.environment["COG_BENCH_BUILD_COMMAND"] ?? "unknown"),
+        command: ProcessInfo.processInfo.environment["COG_BENCH_BUILD_COMMAND"] ?? "unknown",
+        executableDigest: executableDigest()),
       git: git())
   }
 
@@ -84,10 +98,33 @@ struct RunEnvironment: Codable {
     return nil
   }
 
+  /// FNV-1a (64 bit) of the running executable's bytes.
+  @MainActor private static func executableDigest() -> String? {
+    guard let data = FileManager.default.contents(atPath: CallgrindRun.selfPath()) else {
+      return nil
+    }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    data.withUnsafeBytes { raw in
+      for byte in raw {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01b3
+      }
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
   private static func git() -> Git {
     let commit = Shell.capture("git", ["rev-parse", "HEAD"]) ?? "none"
-    let status = Shell.capture("git", ["status", "--porcelain", "--untracked-files=no"])
-    return Git(commit: commit, dirty: status.map { !$0.isEmpty } ?? true)
+    guard
+      let status = Shell.capture(
+        "git", ["status", "--porcelain", "--untracked-files=all", "--"] + measuredPaths)
+    else { return Git(commit: commit, dirty: true, changedFiles: ["(git status failed)"]) }
+    // `XY path` per line (the capture trims the first line's leading blank).
+    let files = status.split(separator: "\n").map {
+      $0.drop { $0 != " " }.trimmingWhitespace()
+    }
+    return Git(commit: commit, dirty: !files.isEmpty, changedFiles: Array(files.prefix(20)))
   }
 }
 

@@ -12,6 +12,14 @@ enum SystemCatalog {
     SystemEntry(id: $0.id, capabilities: $0.capabilities, makeBound: $0.bind)
   }
 
+  /// Test-only systems (`InjectedSystem`): selectable by exact id only, never listed.
+  static var testOnly: [SystemEntry] { [InjectedSystem.entry] }
+
+  /// The system with this id, test-only systems included.
+  static func entry(_ id: String) -> SystemEntry? {
+    all.first { $0.id == id } ?? testOnly.first { $0.id == id }
+  }
+
   /// Systems that exist by name but cannot be measured in this build, with the reason.
   static var unavailable: [(id: String, reason: String)] {
     [(StateGraphSystem.id, StateGraphSystem.unavailableReason)]
@@ -35,6 +43,24 @@ final class SystemEntry {
     self.id = id
     self.capabilities = capabilities
     self.makeBound = makeBound
+  }
+
+  static func of<S: ReactiveSystem>(_: S.Type) -> SystemEntry {
+    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
+  }
+
+  /// Keyed systems also get the keyed cases.
+  static func of<S: KeyedReactiveSystem>(_: S.Type) -> SystemEntry {
+    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
+  }
+
+  /// A system that binds the cases of `S` and transforms each bound case (test-only systems).
+  static func wrapping<S: KeyedReactiveSystem>(
+    _: S.Type, id: String, _ transform: @escaping (BoundCase) -> BoundCase
+  ) -> SystemEntry {
+    SystemEntry(id: id, capabilities: S.capabilities) {
+      CaseRegistry.bind(S.self).map(transform)
+    }
   }
 
   /// The case bound to this system; nil when the registry has no such case.

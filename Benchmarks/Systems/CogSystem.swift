@@ -23,7 +23,7 @@ public final class CogSystem: ReactiveSystem {
   @exclusivity(unchecked) @usableFromInline var writer: CogWriter?
   /// The reaction whose body is running (to schedule writes made inside an effect).
   @exclusivity(unchecked) @usableFromInline var reaction: CogReactionContext?
-  @exclusivity(unchecked) @usableFromInline var built: [CogReaction] = []
+  @exclusivity(unchecked) @usableFromInline var built = EffectList<CogReaction>()
   /// Owns the descriptors behind the handles (handles are unretained).
   public let handles = HandleKeeper()
 
@@ -110,8 +110,12 @@ public final class CogSystem: ReactiveSystem {
   public func withBuild<R>(_ body: () -> R) -> R { body() }
 
   public func cleanup() {
-    for r in built { r.cancel() }
-    built.removeAll()
+    for r in built.live { r.cancel() }
+    built.retire()
+  }
+
+  public func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

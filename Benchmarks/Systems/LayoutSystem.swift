@@ -20,7 +20,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout>: ReactiveSy
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
   /// The reaction whose body is running (to schedule writes made inside an effect).
   @exclusivity(unchecked) @usableFromInline var reaction: LayoutReactionContext<Edges>?
-  @exclusivity(unchecked) @usableFromInline var built: [LayoutReaction<Edges>] = []
+  @exclusivity(unchecked) @usableFromInline var built = EffectList<LayoutReaction<Edges>>()
   /// Writes of a batch opened inside an effect, applied by a scheduled turn.
   @exclusivity(unchecked) @usableFromInline var collected: [(LayoutWriter<Edges>) -> Void]?
   /// Owns the descriptors behind the handles (handles are unretained).
@@ -103,8 +103,12 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout>: ReactiveSy
   package func withBuild<R>(_ body: () -> R) -> R { body() }
 
   package func cleanup() {
-    for r in built { r.cancel() }
-    built.removeAll()
+    for r in built.live { r.cancel() }
+    built.retire()
+  }
+
+  package func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

@@ -24,7 +24,7 @@ public final class ObjectGraphSystem: ReactiveSystem {
   /// Effects the writes marked since the last flush.
   @usableFromInline var scheduled: [OGEffect] = []
   /// Effects made since the last `cleanup`.
-  @usableFromInline var built: [OGEffect] = []
+  @usableFromInline var built = EffectList<OGEffect>()
   @usableFromInline var nextSerial = 0
 
   /// Owns the objects behind the handles (handles are unretained).
@@ -99,9 +99,13 @@ public final class ObjectGraphSystem: ReactiveSystem {
   }
 
   public func cleanup() {
-    for effect in built { effect.cancel() }
-    built.removeAll()
+    for effect in built.live { effect.cancel() }
+    built.retire()
     scheduled.removeAll()
+  }
+
+  public func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

@@ -26,7 +26,7 @@ public final class ObservationSystem: ReactiveSystem {
   /// Effects whose tracked properties changed since the last flush.
   @usableFromInline var scheduled: [ObservedEffect] = []
   /// Effects made since the last `cleanup`.
-  @usableFromInline var built: [ObservedEffect] = []
+  @usableFromInline var built = EffectList<ObservedEffect>()
   @usableFromInline var nextSerial = 0
 
   /// Owns the objects behind the handles (handles are unretained).
@@ -106,9 +106,13 @@ public final class ObservationSystem: ReactiveSystem {
   }
 
   public func cleanup() {
-    for effect in built { effect.cancel() }
-    built.removeAll()
+    for effect in built.live { effect.cancel() }
+    built.retire()
     scheduled.removeAll()
+  }
+
+  public func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

@@ -29,7 +29,7 @@ public final class SimpleSystem: ReactiveSystem {
   /// Writes of a batch opened while the core was busy, applied by a scheduled turn.
   @usableFromInline var collected: [(SimpleWriter) -> Void]?
   /// Reactions made since the last `cleanup`.
-  @usableFromInline var built: [SimpleReaction] = []
+  @usableFromInline var built = EffectList<SimpleReaction>()
 
   /// Owns the objects behind the handles (handles are unretained).
   public let handles = HandleKeeper()
@@ -106,8 +106,12 @@ public final class SimpleSystem: ReactiveSystem {
   }
 
   public func cleanup() {
-    for reaction in built { reaction.cancel() }
-    built.removeAll()
+    for r in built.live { r.cancel() }
+    built.retire()
+  }
+
+  public func collect() {
+    built.collect()
     handles.releaseAll()
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The library does not compile on Linux unmodified (Combine, `os`, `Foundation.NSLock`), and
 /// its macro target needs swift-syntax, which this workbench cannot fetch. A measurement needs
-/// a local Linux port (see `research/baselines.md` §1) that must never be committed; until an
+/// a local Linux port (see swift/Benchmarks/baselines.md) that must never be committed; until an
 /// adapter compiled against such a checkout exists, the runner reports the system as
 /// unavailable with `unavailableReason`. `CogObjectGraph` models its cost structure meanwhile.
 public enum StateGraphSystem {
@@ -18,7 +18,7 @@ public enum StateGraphSystem {
     let path = ProcessInfo.processInfo.environment[checkoutVariable] ?? ""
     if path.isEmpty {
       return "unavailable: set \(checkoutVariable) to a local Linux-ported checkout "
-        + "(see baselines.md)"
+        + "(see swift/Benchmarks/baselines.md)"
     }
     return "unavailable: \(checkoutVariable)=\(path) is set, but this build has no "
       + "state-graph adapter (the port stays local and is not part of the package)"

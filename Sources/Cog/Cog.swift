@@ -25,6 +25,9 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   deinit { state.cache.free() }
 
+  /// The descriptor's process-wide id (for the workbench and tests).
+  package var id: Int32 { state.id }
+
   /// The given label, or `Cog<Value>#id` (formatted on demand, never at declaration).
   public var label: String { state.label }
   @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {

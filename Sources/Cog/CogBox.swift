@@ -42,6 +42,9 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
       })
   }
 
+  /// The descriptor's process-wide id (for the workbench and tests).
+  package var id: Int32 { core.id }
+
   /// The box's label (given, or `CogBox<Key, Value>#id`).
   public var label: String { core.label }
 

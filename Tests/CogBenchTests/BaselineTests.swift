@@ -365,7 +365,7 @@ private func runChain<S: ReactiveSystem>(_ system: S, length: Int) -> (head: Int
 @MainActor
 @Suite("Baseline systems compute correct values")
 struct BaselineSystemTests {
-  @Test("handles are unretained: the system keeps their objects until cleanup")
+  @Test("handles are unretained: the system keeps their objects until collect")
   func handleOwnership() {
     let system = ObjectGraphSystem()
     weak var object: AnyObject?
@@ -379,7 +379,72 @@ struct BaselineSystemTests {
     #expect(object != nil)
     #expect(system.handles.count == 1)
     system.cleanup()
+    #expect(object != nil, "cleanup disposes effects only; the JS leaves objects to its GC")
+    system.collect()
     #expect(object == nil)
+    #expect(system.handles.count == 0)
+  }
+
+  /// The JS `cleanup` stops the effects built in the scope; the signals stay (garbage for a
+  /// later collection). Every adapter: after `cleanup` an effect no longer runs, the signal it
+  /// read still works; `collect` frees both.
+  @Test(
+    "cleanup disposes effects and keeps signals until collect",
+    arguments: ["cog", "simple", "object-graph", "observation"])
+  func cleanupDisposesEffectsOnly(system id: String) {
+    @MainActor func run<S: ReactiveSystem>(_ system: S, handles: () -> Int) {
+      let signal = system.signal(0)
+      var runs = 0
+      system.effect {
+        runs += 1
+        _ = system.read(signal)
+      }
+      system.write(signal, 1)
+      #expect(runs == 2)
+      system.cleanup()
+      system.write(signal, 2)
+      #expect(runs == 2, "\(S.id): a disposed effect ran")
+      #expect(system.read(signal) == 2)
+      #expect(handles() == 1)
+      system.collect()
+      #expect(handles() == 0)
+    }
+    switch id {
+    case "cog":
+      let s = CogSystem()
+      run(s) { s.handles.count }
+    case "simple":
+      let s = SimpleSystem()
+      run(s) { s.handles.count }
+    case "object-graph":
+      let s = ObjectGraphSystem()
+      run(s) { s.handles.count }
+    default:
+      let s = ObservationSystem()
+      run(s) { s.handles.count }
+    }
+  }
+
+  /// sbench's timed region is the JS one: build the effects, run the updates, `cleanup()`
+  /// (dispose the effects). The signals `beforeSample` built are not freed inside it (the JS
+  /// collects them after the clock stops): here the next `beforeSample` collects them.
+  @Test("sbench frees its signals outside the timed region")
+  func sbenchCollectsOutsideTheTimedRegion() throws {
+    let system = CogSystem()
+    let checks = CaseChecks()
+    let c = SBenchCase(.create1to1)
+    let p = try #require(c.prepare(on: system, size: .quick, checks: checks))
+    let scount = c.quickShape.scount
+    for _ in 0..<2 {
+      p.beforeSample?()
+      #expect(system.handles.count == scount)
+      p.iterate()
+      #expect(system.handles.count == scount, "the timed region freed the sources")
+    }
+    p.finish()
+    #expect(checks.failures.isEmpty, "\(checks.failures)")
+    system.cleanup()  // what the bound case's tearDown does
+    system.collect()
     #expect(system.handles.count == 0)
   }
 

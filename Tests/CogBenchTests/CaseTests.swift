@@ -384,11 +384,14 @@ final class CaseOracleSystem: KeyedReactiveSystem {
 
   func withBuild<R>(_ body: () -> R) -> R { body() }
 
+  /// Unlinks everything built (the oracle needs no finer disposal: cases never use a node
+  /// built before a cleanup); the objects stay until `collect`.
   func cleanup() {
     for node in built { unlink(node) }
     built.removeAll()
-    handles.releaseAll()
   }
+
+  func collect() { handles.releaseAll() }
 
   func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
     KeyedHandle(handles.keep(OracleBox(body)))

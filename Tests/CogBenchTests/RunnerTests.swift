@@ -3,162 +3,11 @@ import Testing
 
 // The cog-bench command line, driven as a user drives it: the tests run the `cog-bench`
 // executable that `swift test` builds next to the test binary, on synthetic result and
-// threshold files (test inputs, not measurements) and on one tiny measured run of a debug
-// build with --allow-debug (plumbing only; numbers are checked by `cog-bench calibrate`).
+// threshold files (test inputs, not measurements) and on small measured runs of a debug build
+// with --allow-debug (plumbing; the numbers of release builds are checked by `cog-bench
+// calibrate` and the CI gate).
 
-private struct Output {
-  var status: Int32
-  var stdout: String
-  var stderr: String
-}
-
-private enum CogBench {
-  /// `cog-bench` beside the running test binary.
-  static var path: String {
-    let exe =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("cog-bench")
-      .path
-  }
-
-  static func run(_ arguments: [String], in directory: String) throws -> Output {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Output(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
-  }
-}
-
-private func temporaryDirectory() throws -> String {
-  let path = NSTemporaryDirectory() + "cog-bench-tests-\(UUID().uuidString)"
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
-}
-
-private func write(_ object: Any, to path: String) throws {
-  let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-  try data.write(to: URL(fileURLWithPath: path))
-}
-
-/// A synthetic result file with one case × system and the given counts.
-private func syntheticResult(
-  allocations: Int = 10, retains: Int = 0, configuration: String = "release", schema: Int = 1
-) -> [String: Any] {
-  func count(_ unit: String, _ v: Int) -> [String: Any] { ["unit": unit, "value": v] }
-  return [
-    "schema": schema, "tool": "cog-bench", "date": "2026-01-01T00:00:00Z", "size": "quick",
-    "environment": [
-      "machine": ["cpuModel": "test", "cores": 2, "kernel": "test"],
-      "toolchain": "test toolchain",
-      "build": [
-        "configuration": configuration, "defines": [String](),
-        "allocationCounter": "malloc-interposer", "command": "test",
-      ],
-      "git": ["commit": "none", "dirty": true],
-    ],
-    "counterSources": ["allocations": "test"],
-    "settings": [
-      "samples": 1, "warmupSamples": 0, "metrics": ["allocations", "retains", "wallTime"],
-      "systems": ["cog", "simple"],
-    ],
-    "unavailableSystems": [String: String](),
-    "results": [
-      [
-        "id": "fam/case@cog", "caseID": "fam/case", "family": "fam", "system": "cog",
-        "iterationsPerSample": 4, "checks": ["passed": true, "failures": [String]()],
-        "metrics": [
-          "allocations": count("allocations/sample", allocations),
-          "retains": count("retains/sample", retains),
-          "wallTime": [
-            "unit": "ns/iteration", "min": 1.0, "median": 2.0, "max": 3.0, "samples": 3,
-          ],
-        ],
-      ],
-      [
-        "id": "fam/case@simple", "caseID": "fam/case", "family": "fam", "system": "simple",
-        "iterationsPerSample": 4, "checks": ["passed": true, "failures": [String]()],
-        "metrics": [
-          "allocations": count("allocations/sample", 20),
-          "retains": ["unit": "retains/sample", "unavailable": "hooks failed"],
-          "wallTime": [
-            "unit": "ns/iteration", "min": 2.0, "median": 4.0, "max": 9.0, "samples": 3,
-          ],
-        ],
-      ],
-    ],
-  ]
-}
-
-/// A synthetic quick result with the `sinks/*` cases on `object-graph` and `cog`: one update of
-/// 100 recomputed nodes per sample, the model's per-node instructions and allocations given in
-/// issue 17's shape order (deep, broad, diamond, triangle, fan-out).
-private func sinksResult(instructions: [Int], allocations: [Int], date: String) -> [String: Any] {
-  let shapes = ["deep", "broad", "diamond", "triangle", "fan-out"]
-  var results: [[String: Any]] = []
-  for (i, shape) in shapes.enumerated() {
-    for (system, ir, allocs) in [
-      ("cog", 300, 0), ("object-graph", instructions[i], allocations[i]),
-    ] {
-      results.append([
-        "id": "sinks/\(shape)@\(system)", "caseID": "sinks/\(shape)", "family": "sinks",
-        "system": system, "iterationsPerSample": 1, "recomputesPerIteration": 100,
-        "checks": ["passed": true, "failures": [String]()],
-        "metrics": [
-          "instructions": ["unit": "instructions/sample", "value": ir * 100],
-          "allocations": ["unit": "allocations/sample", "value": allocs * 100],
-        ],
-      ])
-    }
-  }
-  var file = syntheticResult()
-  file["date"] = date
-  file["settings"] = [
-    "samples": 1, "warmupSamples": 0, "metrics": ["allocations", "instructions"],
-    "systems": ["cog", "object-graph"],
-  ]
-  file["results"] = results
-  return file
-}
-
-/// issue 17's swift-state-graph instructions per node, in shape order.
-private let stateGraphInstructions = [98_186, 108_936, 127_611, 135_270, 270_938]
-
-/// Renders `current` in `dir` with the model-then result file the renderer reads beside it
-/// (10 allocations per node on every shape, so swift-state-graph's are 25, 25, 22, 22, 25).
-private func renderSinks(_ current: [String: Any], in dir: String, withThen: Bool = true)
-  throws -> (status: Int32, md: String)
-{
-  try FileManager.default.createDirectory(
-    atPath: dir + "/Results/runs", withIntermediateDirectories: true)
-  if withThen {
-    try write(
-      sinksResult(
-        instructions: [32_917, 37_262, 48_878, 55_319, 192_832], allocations: [10, 10, 10, 10, 10],
-        date: "2026-01-01T00:00:00Z"),
-      to: dir + "/Results/runs/20261201T100934Z-quick-a535c3bf7b.json")
-  }
-  try write(current, to: dir + "/now.json")
-  let o = try CogBench.run(
-    [
-      "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-      "--notes", "none.md", "--profiles", "profiles",
-    ], in: dir)
-  let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
-  return (o.status, md)
-}
-
+@MainActor
 @Suite("cog-bench command line")
 struct RunnerTests {
   @Test("the executable is built beside the tests")
@@ -166,17 +15,29 @@ struct RunnerTests {
     #expect(FileManager.default.isExecutableFile(atPath: CogBench.path), "\(CogBench.path)")
   }
 
-  @Test("list names the metrics with their units")
+  @Test("list names the metrics with their units and says which the gate gates")
   func list() throws {
     let o = try CogBench.run(["list"], in: try temporaryDirectory())
     #expect(o.status == 0)
-    #expect(o.stdout.contains("instructions"))
-    #expect(o.stdout.contains("ns/iteration"))
+    let lines = o.stdout.split(separator: "\n")
+    let instructions = try #require(lines.first { $0.hasPrefix("  instructions") })
+    #expect(instructions.contains("Ir/sample") && instructions.contains("gated on cog*"))
+    let peak = try #require(lines.first { $0.hasPrefix("  peakBytes") })
+    #expect(peak.contains("not gated"))
+    let wall = try #require(lines.first { $0.hasPrefix("  wallTime") })
+    #expect(wall.contains("ns/iteration") && wall.contains("never gated"))
+    #expect(!o.stdout.contains("injected"), "the test-only system is not listed")
+    let gate = try CogBench.run(["list", "--gate-metrics"], in: try temporaryDirectory())
+    #expect(
+      gate.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        == "instructions,allocations,allocatedBytes,graphBytes,retains,releases")
   }
 
   @Test(
     "every command has --help",
-    arguments: ["list", "run", "profile", "check", "thresholds", "render", "calibrate"])
+    arguments: [
+      "list", "run", "profile", "check", "thresholds", "render", "calibrate", "same-counts",
+    ])
   func help(command: String) throws {
     let o = try CogBench.run([command, "--help"], in: try temporaryDirectory())
     #expect(o.status == 0)
@@ -187,15 +48,41 @@ struct RunnerTests {
     "usage errors are one line and exit 1",
     arguments: [
       ["bogus"], ["run", "--frobnicate"], ["run", "--size", "huge"],
-      ["run", "--cases", "no/such*"],
-      ["run", "--metrics", "speed"], ["check"],
+      ["run", "--cases", "no/such*"], ["run", "--metrics", "speed"], ["check"],
+      ["run", "stray"], ["run", "--cases", "kairo/deep", "kairo/broad"], ["list", "extra"],
+      ["calibrate", "extra"], ["check", "a.json", "b.json"], ["profile", "kairo/deep", "x"],
+      ["run", "--systems", "inject*"],
     ])
   func usageErrors(arguments: [String]) throws {
     let o = try CogBench.run(arguments, in: try temporaryDirectory())
     #expect(o.status == 1)
     let lines = o.stderr.split(separator: "\n")
-    #expect(lines.count == 1)
+    #expect(lines.count == 1, "\(o.stderr)")
     #expect(lines.first?.hasPrefix("cog-bench: error: ") == true)
+  }
+
+  @Test("a stray argument to run is named in the error")
+  func strayArgument() throws {
+    let o = try CogBench.run(["run", "--allow-debug", "kairo/deep"], in: try temporaryDirectory())
+    #expect(o.status == 1)
+    #expect(o.stderr.contains("unexpected argument 'kairo/deep'"))
+  }
+
+  @Test("a bad --output-dir fails before anything is measured, in one line")
+  func badOutputDirectory() throws {
+    let dir = try temporaryDirectory()
+    try "x".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
+    for bad in ["file", "file/sub"] {
+      let o = try CogBench.run(
+        [
+          "run", "--allow-debug", "--cases", "kairo/deep", "--systems", "simple", "--metrics",
+          "allocations", "--output-dir", bad,
+        ], in: dir)
+      #expect(o.status == 1)
+      let lines = o.stderr.split(separator: "\n")
+      #expect(lines.count == 1, "\(o.stderr)")
+      #expect(lines.first?.contains("output directory \(bad)") == true, "\(o.stderr)")
+    }
   }
 
   #if DEBUG
@@ -223,14 +110,20 @@ struct RunnerTests {
       .filter { $0.hasSuffix(".json") }
     #expect(files.count == 2)
     for file in files {
-      let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/out/" + file))
-      let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let json = try readJSON(dir + "/out/" + file)
       #expect(json["schema"] as? Int == 1)
+      let settings = try #require(json["settings"] as? [String: Any])
+      #expect(settings["regionsInOwnProcesses"] as? Bool == true)
+      #expect(settings["complete"] as? Bool == false)
       let results = try #require(json["results"] as? [[String: Any]])
       #expect(results.first?["id"] as? String == "kairo/deep@simple")
       let metrics = try #require(results.first?["metrics"] as? [String: Any])
       #expect(Set(metrics.keys) == ["allocations", "retains", "releases", "wallTime"])
     }
+    // The table shows units and the counters it could not take.
+    #expect(first.stdout.contains("allocs/sample"))
+    #expect(first.stdout.contains("wall/iter"))
+    #expect(first.stdout.contains("Missing counters"))
   }
 
   @Test("check passes equal counts, and fails regressions (2) and improvements (4)")
@@ -240,9 +133,10 @@ struct RunnerTests {
     let update = try CogBench.run(
       ["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
     #expect(update.status == 0, "\(update.stderr)")
+    #expect(update.stdout.contains("+ kairo/deep@cog allocations 10"))
     let thresholds = try String(contentsOfFile: dir + "/t.json", encoding: .utf8)
-    #expect(thresholds.contains("\"fam/case@cog allocations\" : 10"))
-    #expect(thresholds.contains("\"fam/case@simple allocations\" : 20"))
+    #expect(thresholds.contains("\"kairo/deep@cog allocations\" : 10"))
+    #expect(thresholds.contains("\"kairo/deep@simple allocations\" : 20"))
     #expect(!thresholds.contains("simple retains"))
     #expect(!thresholds.contains("wallTime\" :"))
 
@@ -252,16 +146,71 @@ struct RunnerTests {
     try write(syntheticResult(allocations: 11), to: dir + "/worse.json")
     let worse = try CogBench.run(["check", "worse.json", "--thresholds", "t.json"], in: dir)
     #expect(worse.status == 2)
-    #expect(worse.stdout.contains("REGRESSION fam/case@cog allocations: 11 > threshold 10"))
-    #expect(worse.stdout.contains("cog-bench thresholds update worse.json --thresholds t.json"))
+    #expect(worse.stdout.contains("REGRESSION kairo/deep@cog allocations: 11 > threshold 10"))
+    #expect(worse.stdout.contains("--accept-regressions"))
 
     try write(syntheticResult(allocations: 9), to: dir + "/better.json")
     let better = try CogBench.run(["check", "better.json", "--thresholds", "t.json"], in: dir)
     #expect(better.status == 4)
-    #expect(better.stdout.contains("IMPROVEMENT fam/case@cog allocations: 9 < threshold 10"))
+    #expect(better.stdout.contains("IMPROVEMENT kairo/deep@cog allocations: 9 < threshold 10"))
+    #expect(better.stdout.contains("cog-bench thresholds update better.json --thresholds t.json"))
   }
 
-  @Test("missing, corrupt or unknown thresholds are errors that name the fix")
+  @Test("a regression exits 2 also when a target is missed or something improved")
+  func regressionExitsTwo() throws {
+    let dir = try temporaryDirectory()
+    try write(syntheticResult(retains: 5), to: dir + "/base.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    let miss = "target: no allocations in steady iterations; counted 11"
+    // Regression and missed target.
+    try write(
+      syntheticResult(allocations: 11, retains: 5, steadyStateMisses: [miss]), to: dir + "/a.json")
+    let a = try CogBench.run(
+      ["check", "a.json", "--thresholds", "t.json", "--enforce-targets"], in: dir)
+    #expect(a.status == 2, "\(a.stdout)")
+    #expect(a.stdout.contains("REGRESSION kairo/deep@cog: steady-state \(miss)"))
+    // A missed target alone.
+    try write(syntheticResult(retains: 5, steadyStateMisses: [miss]), to: dir + "/b.json")
+    #expect(
+      try CogBench.run(["check", "b.json", "--thresholds", "t.json", "--enforce-targets"], in: dir)
+        .status == 2)
+    // A regression beside an improvement.
+    try write(syntheticResult(allocations: 11, retains: 4), to: dir + "/c.json")
+    #expect(try CogBench.run(["check", "c.json", "--thresholds", "t.json"], in: dir).status == 2)
+  }
+
+  @Test("check --systems and --metrics compare only that part of the thresholds")
+  func checkScope() throws {
+    let dir = try temporaryDirectory()
+    try write(syntheticResult(), to: dir + "/base.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    // A result of cog's allocations only (what COG_GATE_SYSTEMS=cog COG_GATE_METRICS=allocations
+    // measures): the full thresholds would miss the rest; the scoped check passes.
+    var only = syntheticResult(systems: ["cog"])
+    var results = only["results"] as! [[String: Any]]
+    results.removeLast()
+    results[0]["metrics"] = ["allocations": ["unit": "allocations/sample", "value": 10]]
+    only["results"] = results
+    try write(only, to: dir + "/only.json")
+    #expect(
+      try CogBench.run(["check", "only.json", "--thresholds", "t.json"], in: dir).status == 1)
+    let scoped = try CogBench.run(
+      [
+        "check", "only.json", "--thresholds", "t.json", "--systems", "cog", "--metrics",
+        "allocations",
+      ],
+      in: dir)
+    #expect(scoped.status == 0, "\(scoped.stdout)")
+    #expect(scoped.stdout.contains("checked 1 counts"))
+  }
+
+  @Test(
+    "missing, corrupt, unknown or negative thresholds are errors; only a missing file suggests an update"
+  )
   func badThresholds() throws {
     let dir = try temporaryDirectory()
     try write(syntheticResult(), to: dir + "/base.json")
@@ -271,18 +220,172 @@ struct RunnerTests {
 
     try "{\"schema\": 1, \"values\": {".write(
       toFile: dir + "/corrupt.json", atomically: true, encoding: .utf8)
+    let corrupt = try CogBench.run(["check", "base.json", "--thresholds", "corrupt.json"], in: dir)
+    #expect(corrupt.status == 1)
+    #expect(!(corrupt.stdout + corrupt.stderr).contains("thresholds update"))
+    // Nor does update overwrite it.
+    let overwrite = try CogBench.run(
+      ["thresholds", "update", "base.json", "--thresholds", "corrupt.json"], in: dir)
+    #expect(overwrite.status == 1)
     #expect(
-      try CogBench.run(["check", "base.json", "--thresholds", "corrupt.json"], in: dir).status == 1)
+      try String(contentsOfFile: dir + "/corrupt.json", encoding: .utf8)
+        == "{\"schema\": 1, \"values\": {")
 
     #expect(
       try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
         .status == 0)
-    var text = try String(contentsOfFile: dir + "/t.json", encoding: .utf8)
-    text = text.replacingOccurrences(of: "fam/case@cog retains", with: "fam/case@cog retainz")
-    try text.write(toFile: dir + "/unknown.json", atomically: true, encoding: .utf8)
-    let unknown = try CogBench.run(["check", "base.json", "--thresholds", "unknown.json"], in: dir)
-    #expect(unknown.status == 1)
-    #expect(unknown.stderr.contains("unknown metric 'retainz'"))
+    let good = try String(contentsOfFile: dir + "/t.json", encoding: .utf8)
+    for (name, bad) in [
+      (
+        "unknown",
+        good.replacingOccurrences(of: "kairo/deep@cog retains", with: "kairo/deep@cog retainz")
+      ),
+      (
+        "negative",
+        good.replacingOccurrences(
+          of: "\"kairo/deep@cog allocations\" : 10", with: "\"kairo/deep@cog allocations\" : -10")
+      ),
+      (
+        "tolerance",
+        good.replacingOccurrences(of: "\"allocations\" : 0,", with: "\"allocations\" : -0.5,")
+      ),
+    ] {
+      #expect(bad != good, "\(name): the edit did not apply")
+      try bad.write(toFile: dir + "/\(name).json", atomically: true, encoding: .utf8)
+      let check = try CogBench.run(["check", "base.json", "--thresholds", "\(name).json"], in: dir)
+      #expect(check.status == 1, "\(name)")
+      #expect(
+        check.stderr.hasPrefix("cog-bench: error: thresholds file"), "\(name): \(check.stderr)")
+      let update = try CogBench.run(
+        ["thresholds", "update", "base.json", "--thresholds", "\(name).json"], in: dir)
+      #expect(update.status == 1, "\(name)")
+      #expect(try String(contentsOfFile: dir + "/\(name).json", encoding: .utf8) == bad, "\(name)")
+    }
+  }
+
+  @Test("a tolerance override widens one threshold only, survives an update, and is validated")
+  func toleranceOverride() throws {
+    let dir = try temporaryDirectory()
+    try write(syntheticResult(retains: 10), to: dir + "/base.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    var file = try readJSON(dir + "/t.json")
+    file["toleranceOverrides"] = ["kairo/deep@cog allocations": 0.2]
+    try write(file, to: dir + "/t.json")
+    try write(syntheticResult(allocations: 12, retains: 12), to: dir + "/moved.json")
+    let moved = try CogBench.run(["check", "moved.json", "--thresholds", "t.json"], in: dir)
+    #expect(moved.status == 2)
+    #expect(!moved.stdout.contains("REGRESSION kairo/deep@cog allocations"))
+    #expect(moved.stdout.contains("REGRESSION kairo/deep@cog retains: 12 > threshold 10"))
+    try write(syntheticResult(allocations: 9, retains: 10), to: dir + "/ratchet.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "ratchet.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    let kept = try readJSON(dir + "/t.json")
+    #expect((kept["toleranceOverrides"] as? [String: Double])?["kairo/deep@cog allocations"] == 0.2)
+    file["toleranceOverrides"] = ["kairo/deep@cog nothing": 0.2]
+    try write(file, to: dir + "/bad.json")
+    let bad = try CogBench.run(["check", "base.json", "--thresholds", "bad.json"], in: dir)
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("tolerance override"))
+  }
+
+  @Test("thresholds update refuses partial, dirty and regressed results, writing nothing")
+  func updateRefusals() throws {
+    let dir = try temporaryDirectory()
+    try write(syntheticResult(), to: dir + "/base.json")
+    #expect(
+      try CogBench.run(["thresholds", "update", "base.json", "--thresholds", "t.json"], in: dir)
+        .status == 0)
+    let before = try String(contentsOfFile: dir + "/t.json", encoding: .utf8)
+    func unchanged() throws -> Bool {
+      try String(contentsOfFile: dir + "/t.json", encoding: .utf8) == before
+    }
+
+    // One case of the suite: refused; --merge updates only what it measured.
+    try write(syntheticResult(allocations: 8, cases: ["kairo/deep"]), to: dir + "/one.json")
+    let partial = try CogBench.run(
+      ["thresholds", "update", "one.json", "--thresholds", "t.json"], in: dir)
+    #expect(partial.status == 1)
+    #expect(partial.stderr.contains("is partial"))
+    #expect(partial.stderr.contains("--merge"))
+    #expect(try unchanged())
+
+    // Fewer systems than the thresholds have: refused.
+    var cogOnly = syntheticResult(allocations: 8, systems: ["cog"])
+    cogOnly["results"] = Array((cogOnly["results"] as! [[String: Any]]).prefix(1))
+    try write(cogOnly, to: dir + "/cog.json")
+    let fewer = try CogBench.run(
+      ["thresholds", "update", "cog.json", "--thresholds", "t.json"], in: dir)
+    #expect(fewer.status == 1)
+    #expect(fewer.stderr.contains("kairo/deep@simple allocations not measured"))
+    #expect(try unchanged())
+    let merged = try CogBench.run(
+      ["thresholds", "update", "cog.json", "--thresholds", "t.json", "--merge", "--dry-run"],
+      in: dir)
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stdout.contains("~ kairo/deep@cog allocations 10 → 8"))
+    #expect(merged.stdout.contains("nothing written"))
+    #expect(try unchanged())
+
+    // A dirty working tree: refused unless --allow-dirty.
+    try write(syntheticResult(allocations: 8, dirty: true), to: dir + "/dirty.json")
+    let dirty = try CogBench.run(
+      ["thresholds", "update", "dirty.json", "--thresholds", "t.json"], in: dir)
+    #expect(dirty.status == 1)
+    #expect(dirty.stderr.contains("Sources/x.swift"))
+    #expect(try unchanged())
+
+    // A rise: refused unless --accept-regressions.
+    try write(syntheticResult(allocations: 12), to: dir + "/worse.json")
+    let rise = try CogBench.run(
+      ["thresholds", "update", "worse.json", "--thresholds", "t.json"], in: dir)
+    #expect(rise.status == 1)
+    #expect(rise.stdout.contains("~ kairo/deep@cog allocations 10 → 12 (+20.00%) REGRESSION"))
+    #expect(try unchanged())
+    let accepted = try CogBench.run(
+      ["thresholds", "update", "worse.json", "--thresholds", "t.json", "--accept-regressions"],
+      in: dir)
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+    #expect(accepted.stdout.contains("1 changed"))
+
+    // A lower count is a ratchet: accepted.
+    try write(syntheticResult(allocations: 7), to: dir + "/better.json")
+    let ratchet = try CogBench.run(
+      ["thresholds", "update", "better.json", "--thresholds", "t.json"], in: dir)
+    #expect(ratchet.status == 0)
+    #expect(ratchet.stdout.contains("~ kairo/deep@cog allocations 12 → 7"))
+  }
+
+  @Test("same-counts passes equal counts of one executable and names every difference")
+  func sameCounts() throws {
+    let dir = try temporaryDirectory()
+    func result(_ allocations: Int, digest: String) -> [String: Any] {
+      var r = syntheticResult(allocations: allocations)
+      var env = r["environment"] as! [String: Any]
+      var build = env["build"] as! [String: Any]
+      build["executableDigest"] = digest
+      env["build"] = build
+      r["environment"] = env
+      return r
+    }
+    try write(result(10, digest: "fnv1a64:1"), to: dir + "/gate.json")
+    try write(result(10, digest: "fnv1a64:1"), to: dir + "/same.json")
+    try write(result(11, digest: "fnv1a64:1"), to: dir + "/other.json")
+    try write(result(10, digest: "fnv1a64:2"), to: dir + "/rebuilt.json")
+    let same = try CogBench.run(
+      ["same-counts", "gate.json", "same.json", "--systems", "cog*"], in: dir)
+    #expect(same.status == 0, "\(same.stdout)")
+    #expect(same.stdout.contains("compared 2 counts"))
+    let other = try CogBench.run(["same-counts", "gate.json", "other.json"], in: dir)
+    #expect(other.status == 1)
+    #expect(
+      other.stdout.contains(
+        "DIFFERENT kairo/deep@cog allocations: 10 in the reference, 11 in the other"))
+    let rebuilt = try CogBench.run(["same-counts", "gate.json", "rebuilt.json"], in: dir)
+    #expect(rebuilt.status == 1)
+    #expect(rebuilt.stdout.contains("different executables"))
   }
 
   @Test("results of another schema, corrupt results and debug results are rejected")
@@ -302,10 +405,10 @@ struct RunnerTests {
     #expect(!FileManager.default.fileExists(atPath: dir + "/t.json"))
   }
 
-  @Test("render writes the record with ratios against cog and a chart")
+  @Test("render writes the record with ratios against cog and log-scale charts")
   func render() throws {
     let dir = try temporaryDirectory()
-    try write(syntheticResult(), to: dir + "/r.json")
+    try write(syntheticResult(complete: true, instructions: 100), to: dir + "/r.json")
     try "We chose X.\n".write(toFile: dir + "/notes.md", atomically: true, encoding: .utf8)
     let o = try CogBench.run(
       [
@@ -315,70 +418,54 @@ struct RunnerTests {
     #expect(o.status == 0, "\(o.stderr)")
     let md = try String(contentsOfFile: dir + "/impl/perf.md", encoding: .utf8)
     #expect(md.hasPrefix("<!-- generated by cog-bench render, do not edit -->"))
-    #expect(md.contains("## fam (quick)"))
-    #expect(md.contains("| `fam/case` | simple | ok | 4 | 4.0 ns (2.0 ns–9.0 ns) | 2.00× |"))
+    #expect(md.contains("## kairo (quick)"))
+    #expect(md.contains("| `kairo/deep` | simple | ok | 4 | 4.0 ns (2.0 ns–9.0 ns) | 2.00× |"))
     #expect(md.contains("We chose X."))
     #expect(md.contains("retains (quick) unavailable for 1 of 2 measured results: hooks failed"))
-    #expect(FileManager.default.fileExists(atPath: dir + "/impl/charts/quick-fam.svg"))
+    #expect(md.contains("- `graphBytes` (bytes): heap bytes the case holds once built and run"))
+    let wall = try String(
+      contentsOfFile: dir + "/impl/charts/quick-kairo-wallTime.svg", encoding: .utf8)
+    #expect(wall.contains("log scale"))
+    #expect(wall.contains(">2.00×<"))
+    #expect(
+      FileManager.default.fileExists(atPath: dir + "/impl/charts/quick-kairo-instructions.svg"))
     #expect(FileManager.default.fileExists(atPath: dir + "/impl/perf-history.md"))
   }
 
-  @Test("render compares the model with swift-state-graph per node; within 1.3× it says so")
-  func renderModelFaithful() throws {
+  @Test("a partial run never becomes the record, and stale charts are removed")
+  func partialRunsStayOutOfTheRecord() throws {
     let dir = try temporaryDirectory()
-    let r = try renderSinks(
-      sinksResult(
-        instructions: stateGraphInstructions, allocations: [25, 25, 22, 22, 25],
-        date: "2026-01-02T00:00:00Z"), in: dir)
-    #expect(r.status == 0)
-    #expect(r.md.contains("## The object-graph model against swift-state-graph"))
-    #expect(r.md.contains("is within 1.3× of swift-state-graph per recomputed node"))
-    #expect(
-      r.md.contains("| deep | `sinks/deep` | 98186 | 98186 | 1.00× | 25.0 | 25.0 | 1.00× | yes |"))
-    #expect(r.md.contains("| `sinks/fan-out` | 192832 | 192832 | 10.0 | 2.5× | 25.0 |"))
-    #expect(!r.md.contains("at least"))
-    #expect(
-      r.md.contains("| `sinks/deep` | object-graph | ok | 1 | 9818600 | 327.29× | 2500 | ∞ |"))
-  }
-
-  @Test("render labels every comparison of the model with Cog 'at least' when it is below")
-  func renderModelLowerBound() throws {
-    let dir = try temporaryDirectory()
-    // deep at half of swift-state-graph's instructions: 2× below, outside 1.3×.
-    var instructions = stateGraphInstructions
-    instructions[0] /= 2
-    let r = try renderSinks(
-      sinksResult(
-        instructions: instructions, allocations: [25, 25, 22, 22, 25],
-        date: "2026-01-02T00:00:00Z"), in: dir)
-    #expect(r.status == 0)
-    #expect(r.md.contains("| deep | `sinks/deep` | 98186 | 49093 | 2.00× |"))
-    #expect(r.md.contains("| 2.00× | 25.0 | 25.0 | 1.00× | **no** |"))
-    #expect(r.md.contains("is a lower bound of swift-state-graph"))
-    #expect(r.md.contains("measured up to 2.00× higher"))
-    // The family table: both ratios of each model row, and a footnote.
-    #expect(
-      r.md.contains(
-        "| `sinks/deep` | object-graph | ok | 1 | 4909300 | at least 163.64× | 2500 | at least ∞ |"
-      ))
-    #expect(r.md.contains("\nobject-graph: `object-graph` is a lower bound"))
-    // The per-node table.
-    #expect(
-      r.md.contains(
-        "| `sinks/deep` | object-graph | quick | 1 | 100 | 49093 | swift-state-graph: at least "
-          + "this, measured up to 2.00× more |"))
-  }
-
-  @Test("render says the model is unverified when the model-then result is missing")
-  func renderModelUnverified() throws {
-    let dir = try temporaryDirectory()
-    let r = try renderSinks(
-      sinksResult(
-        instructions: stateGraphInstructions, allocations: [25, 25, 22, 22, 25],
-        date: "2026-01-02T00:00:00Z"), in: dir, withThen: false)
-    #expect(r.status == 0)
-    #expect(r.md.contains("fidelity to swift-state-graph is not checked in this result file"))
-    #expect(r.md.contains("cannot read result file Results/runs/20261201T100934Z"))
-    #expect(r.md.contains("| 98186 | 98186 | 1.00× | unavailable | 25.0 | – | unknown |"))
+    try FileManager.default.createDirectory(
+      atPath: dir + "/runs", withIntermediateDirectories: true)
+    var complete = syntheticResult(complete: true)
+    complete["date"] = "2026-01-01T00:00:00Z"
+    try write(complete, to: dir + "/runs/a-complete.json")
+    var partial = syntheticResult(allocations: 99, cases: ["kairo/deep"])
+    partial["date"] = "2026-01-02T00:00:00Z"  // newer
+    try write(partial, to: dir + "/runs/b-partial.json")
+    try FileManager.default.createDirectory(
+      atPath: dir + "/impl/charts", withIntermediateDirectories: true)
+    try "<svg/>".write(
+      toFile: dir + "/impl/charts/quick-gone.svg", atomically: true, encoding: .utf8)
+    let args = [
+      "render", "--results-dir", "runs", "--out", "impl/perf.md", "--history",
+      "impl/perf-history.md", "--charts", "impl/charts", "--notes", "none.md", "--profiles", "p",
+    ]
+    let o = try CogBench.run(args, in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    #expect(o.stdout.contains("removed 1 stale chart"))
+    let md = try String(contentsOfFile: dir + "/impl/perf.md", encoding: .utf8)
+    #expect(md.contains("runs/a-complete.json"))
+    #expect(!md.contains("| 99 |"))
+    let history = try String(contentsOfFile: dir + "/impl/perf-history.md", encoding: .utf8)
+    #expect(history.contains("partial run"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/impl/charts/quick-gone.svg"))
+    // Only partial runs: nothing is written.
+    try FileManager.default.removeItem(atPath: dir + "/runs/a-complete.json")
+    try FileManager.default.removeItem(atPath: dir + "/impl/perf.md")
+    let none = try CogBench.run(args, in: dir)
+    #expect(none.status == 1)
+    #expect(none.stderr.contains("complete"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/impl/perf.md"))
   }
 }

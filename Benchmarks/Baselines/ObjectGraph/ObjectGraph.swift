@@ -2,7 +2,7 @@ import Foundation
 
 /// The object-graph baseline: a reactive core with the cost structure of swift-state-graph
 /// (VergeGroup/swift-state-graph, `Sources/StateGraph/Primitives`, as described in
-/// `research/baselines.md` §1), written from that description so that it builds on Linux
+/// swift/Benchmarks/baselines.md), written from that description so that it builds on Linux
 /// without a port and without Combine, `os` or swift-syntax.
 ///
 /// What it models, one for one:

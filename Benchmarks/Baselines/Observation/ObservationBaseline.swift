@@ -1,5 +1,5 @@
 /// The raw-Observation baseline: what a Swift user builds with `@Observable` alone, the way
-/// `research/baselines.md` §2 describes the 6.3.1 runtime.
+/// swift/Benchmarks/baselines.md describes it on the 6.3.1 runtime.
 ///
 /// - A source is an `@Observable` object with one stored property (`ObservedCell`), so every
 ///   write goes through its `ObservationRegistrar` (`withMutation`: two pthread mutex locks on

@@ -1,17 +1,18 @@
-// Callgrind client requests. Without <valgrind/callgrind.h> they compile to no-ops and
-// `cog_cg_compiled` returns 0, so the runner reports instructions as unavailable.
+// Callgrind client requests. Without <valgrind/callgrind.h> (Package.swift defines
+// COG_HAVE_CALLGRIND when it is installed) they compile to no-ops and `cog_cg_compiled`
+// returns 0, so the runner reports instructions as unavailable.
 #include "CCogCounters.h"
 
-#if __has_include(<valgrind/callgrind.h>)
+#if defined(COG_HAVE_CALLGRIND) && __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
-#define COG_HAVE_CALLGRIND 1
+#define COG_CALLGRIND_REQUESTS 1
 #else
-#define COG_HAVE_CALLGRIND 0
+#define COG_CALLGRIND_REQUESTS 0
 #endif
 
-int cog_cg_compiled(void) { return COG_HAVE_CALLGRIND; }
+int cog_cg_compiled(void) { return COG_CALLGRIND_REQUESTS; }
 
-#if COG_HAVE_CALLGRIND
+#if COG_CALLGRIND_REQUESTS
 int cog_cg_running_on_valgrind(void) { return RUNNING_ON_VALGRIND ? 1 : 0; }
 void cog_cg_start_instrumentation(void) { CALLGRIND_START_INSTRUMENTATION; }
 void cog_cg_stop_instrumentation(void) { CALLGRIND_STOP_INSTRUMENTATION; }

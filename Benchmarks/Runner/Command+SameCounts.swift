@@ -1,0 +1,70 @@
+import Foundation
+
+/// `cog-bench same-counts`: the proof that two runs counted the same, e.g. that
+/// `scripts/compare.sh` (every system, time first) records exactly the counts that
+/// `scripts/ci-gate.sh` (the `cog*` systems, no time) gates, for one binary.
+@MainActor
+enum SameCountsCommand {
+  static let help = """
+    usage: cog-bench same-counts <reference.json> <other.json> [--systems GLOBS]
+                                 [--metrics GLOBS]
+
+    Checks that every deterministic count of the reference result (within --systems and
+    --metrics) is in the other result with exactly the same value, and that both come from
+    the same executable (their digests). Prints each difference. No tolerance: counts are
+    exact for one binary, whatever else a run measured.
+    Exit: 0 every count equal, 1 a difference, a missing count, or another executable.
+    """
+
+  static func main(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(
+      arguments, valueOptions: ["systems", "metrics"], flagOptions: [], maxPositionals: 2)
+    if a.has("help") {
+      print(help)
+      return .ok
+    }
+    guard a.positionals.count == 2 else {
+      throw BenchError("same-counts needs two result files (see cog-bench same-counts --help)")
+    }
+    let (referencePath, otherPath) = (a.positionals[0], a.positionals[1])
+    let reference = try ResultFile.read(referencePath)
+    let other = try ResultFile.read(otherPath)
+    let scope = CheckScope(
+      systems: a["systems"].map(Selector.init), metrics: try a["metrics"].map(Selection.metrics))
+    var problems: [String] = []
+    let digests = (
+      reference.environment.build.executableDigest, other.environment.build.executableDigest
+    )
+    if digests.0 == nil || digests.0 != digests.1 {
+      problems.append(
+        "the results come from different executables (\(digests.0 ?? "no digest") vs "
+          + "\(digests.1 ?? "no digest"))")
+    }
+    let byID = Dictionary(other.results.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+    var compared = 0
+    for r in reference.results where r.notApplicable == nil {
+      for m in Metric.allCases where m.isDeterministic && scope.includes(id: r.id, metric: m) {
+        guard let want = r.value(m)?.value else { continue }
+        let key = ThresholdFile.key(r.id, m)
+        guard let theirs = byID[r.id]?.value(m) else {
+          problems.append("\(key): \(want) in the reference, not measured in the other")
+          continue
+        }
+        guard let got = theirs.value else {
+          problems.append(
+            "\(key): \(want) in the reference, unavailable in the other (\(theirs.unavailable ?? "?"))"
+          )
+          continue
+        }
+        compared += 1
+        if got != want { problems.append("\(key): \(want) in the reference, \(got) in the other") }
+      }
+    }
+    if compared == 0 && problems.isEmpty { problems.append("no count to compare") }
+    for p in problems { print("DIFFERENT \(p)") }
+    print(
+      "compared \(compared) counts of \(referencePath) with \(otherPath): "
+        + (problems.isEmpty ? "all equal" : "\(problems.count) difference(s)"))
+    return problems.isEmpty ? .ok : .failure
+  }
+}

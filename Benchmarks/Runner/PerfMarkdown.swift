@@ -56,6 +56,7 @@ enum PerfMarkdown {
 
     md.append(contentsOf: perNodeSection(current))
     md.append(contentsOf: stateGraphModelSection(current))
+    md.append(contentsOf: layoutSection(current, profiles: profiles))
 
     for (_, file) in current {
       let families = Dictionary(grouping: file.results) { $0.family }

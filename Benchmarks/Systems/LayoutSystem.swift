@@ -172,14 +172,9 @@ package enum SystemBindings {
       CaseRegistry.bind(LayoutSystem<SharedEdgePool>.self)
     },
     Entry(LayoutSystem<PrefixArrays>.self) { CaseRegistry.bind(LayoutSystem<PrefixArrays>.self) },
+    // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
     Entry(LayoutSystem<InlineOverflow<2>>.self) {
       CaseRegistry.bind(LayoutSystem<InlineOverflow<2>>.self)
-    },
-    Entry(LayoutSystem<InlineOverflow<3>>.self) {
-      CaseRegistry.bind(LayoutSystem<InlineOverflow<3>>.self)
-    },
-    Entry(LayoutSystem<InlineOverflow<4>>.self) {
-      CaseRegistry.bind(LayoutSystem<InlineOverflow<4>>.self)
     },
   ]
 

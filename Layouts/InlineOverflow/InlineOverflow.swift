@@ -4,8 +4,8 @@ import CogLayoutSupport
 /// Inline first dependencies plus overflow (Jane Street Incremental's common-case layout):
 /// each row's first `N` dependencies sit in a fixed-size record of its own, the rest in an
 /// array in a side pool. Tracking, subscribers and unlinking are the shared prefix-reuse
-/// engine's (`PrefixReuseEdges`); this layout is its dependency storage. `N` is chosen by
-/// measurement (swift/0003-edge-layouts.md).
+/// engine's (`PrefixReuseEdges`); this layout is its dependency storage. The workbench measures
+/// `N = 2`, the cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
 @usableFromInline package typealias InlineOverflow<let N: Int> = PrefixReuseEdges<InlineDeps<N>>
 
 /// A row's record: its first `N` dependencies, its dependency count, and where the rest live.

@@ -153,5 +153,6 @@ extension CogLifetime {
   }
 }
 
-/// The inline + overflow layout with the inline count Cog measures by default.
-typealias DefaultInlineOverflow = InlineOverflow<3>
+/// The inline + overflow layout with the inline width the workbench measures (N = 2, chosen by
+/// measurement: swift/0003-edge-layouts.md).
+typealias DefaultInlineOverflow = InlineOverflow<2>

@@ -263,7 +263,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 @MainActor
 @Suite("Layout behaviour")
 struct LayoutBehaviourTests {
-  nonisolated static let layouts: [EdgeLayout] = [.pool, .prefix, .inline3]
+  nonisolated static let layouts: [EdgeLayout] = [.pool, .prefix, .inline2]
 
   @Test("a body reading many rows, then fewer, then others", arguments: layouts)
   func wideAndSwitching(layout: EdgeLayout) { layout.behaviour.wideAndSwitching() }

@@ -92,7 +92,7 @@ final class ReleaseProbe: @unchecked Sendable {
     return URL(fileURLWithPath: dir).appendingPathComponent("CogReleaseProbe")
   }
 
-  private static func execute(_ executable: URL, _ arguments: [String], in directory: URL? = nil)
+  static func execute(_ executable: URL, _ arguments: [String], in directory: URL? = nil)
     throws -> Run
   {
     let process = Process()

@@ -184,7 +184,9 @@ enum RegionRun {
           "the \(kind.rawValue) process of \(id) exited with status \(status)"
           + (tail.isEmpty ? "" : ": \(tail)")
         if kind == .instructions {
-          problem! += " (valgrind log \(directory)/valgrind.log)"
+          // The work directory is removed when the run ends: say here what valgrind said.
+          let log = (try? String(contentsOfFile: "\(directory)/valgrind.log", encoding: .utf8))
+          problem! += ": " + valgrindDiagnosis(log: log ?? "")
         }
       }
     }
@@ -246,4 +248,18 @@ enum RegionRun {
 func fixedWidth(_ n: Int, _ width: Int) -> String {
   let digits = String(n)
   return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
+
+/// What a failed callgrind child's log says, in one line: a known cause with its remedy, or
+/// the log's last lines.
+func valgrindDiagnosis(log: String) -> String {
+  if log.contains("unhandled dwarf2 abbrev form") || log.contains("Possibly corrupted debuginfo") {
+    return "valgrind cannot read the runner's debug info (DWARF 5, from the C targets); build "
+      + "it with `swift build -c release -Xcc -gdwarf-4` as scripts/ci-gate.sh does"
+  }
+  let lines = log.split(separator: "\n").map {
+    $0.replacing(#/^==\d+== ?/#, with: "").trimmingCharacters(in: .whitespaces)
+  }.filter { !$0.isEmpty }
+  if lines.isEmpty { return "valgrind wrote no log" }
+  return "valgrind: " + lines.suffix(3).joined(separator: " | ")
 }

@@ -43,7 +43,7 @@ extension Graph {
   /// and the flush goes on with the next. A reaction whose refresh met a cycle stays stale, and
   /// push stops at stale rows, so it waits in `blocked`; a flush that published a change
   /// (`retryBlocked`) queues the blocked reactions again.
-  @inlinable
+  @inlinable @inline(__always)
   package func runQueuedReactions(retryBlocked: Bool) {
     if _slowPath(retryBlocked && work.blocked.count > 0) { requeueBlocked() }
     if work.queue.count > 1 { sortQueue() }

@@ -149,7 +149,7 @@ extension Graph {
   /// Releases row `s` now if nothing observes it (no subscriber, no lease), whatever its
   /// lifetime; returns whether it did. Runs outside turns and bodies only.
   @inlinable package func evict(_ s: Slot) -> Bool {
-    if let error = misplacement(of: "evict was called") { misuse(error) }
+    if _slowPath(!canStartOperation) { misplaced("evict was called") }
     defer { collect() }
     if s.isNone || edges.hasSubscribers(s) || rows.leases[s] > 0 { return false }
     release(s)

@@ -7,7 +7,7 @@ extension Graph {
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
   @inlinable package func react(_ name: StaticString, _ behavior: RowBehavior<Edges>) -> SlotRef {
-    if let error = misplacement(of: "reaction '\(name)' was registered") { misuse(error) }
+    if _slowPath(!canStartOperation) { misplaced("reaction '\(name)' was registered") }
     let id = Registry.makeDescriptorID()
     maps.owners[id] = ReactionOwner(name: name, behavior: behavior)
     let s = allocateRow(

@@ -14,7 +14,7 @@ extension Graph {
   /// (measured: inlining the whole turn made the optimizer inline the benchmark adapter's
   /// write closure for one binding and not another, 4% apart on sbench's updates).
   @inlinable package func turn(_ name: StaticString, _ body: (Graph<Edges>, UInt32) -> Void) {
-    if let error = misplacement(of: "turn '\(name)' was started") { misuse(error) }
+    if _slowPath(!canStartOperation) { misplaced("turn '\(name)' was started") }
     runTurn(name, body)
     drainScheduled()
   }
@@ -122,18 +122,26 @@ extension Graph {
     fatalError(error.description)
   }
 
-  /// Where an operation named `what` was started, if it cannot run there: inside a turn's
-  /// body, inside a running body, or while a flush runs (an `errorHandler` call).
-  @inlinable package func misplacement(of what: @autoclosure () -> String) -> CogError? {
+  /// Whether an operation that must run outside turns and bodies (a turn, a reaction's
+  /// registration, an eviction) may start now: not inside a turn's body, a running body, or a
+  /// flush (an `errorHandler` call). Inline and cheap; the message is built only on misuse.
+  @inlinable @inline(__always)
+  package var canStartOperation: Bool {
+    turnsPointer.pointee.activeTurn == 0 && isIdle && !turnsPointer.pointee.isFlushing
+  }
+
+  /// Stops the program: `what` ("turn 'x' was started") cannot run where it was called.
+  @inline(never) @usableFromInline
+  package func misplaced(_ what: String) -> Never {
+    let context: String
     if turns.activeTurn != 0 {
-      return .misplaced(what: what(), context: "inside turn '\(turns.activeTurnName)'")
+      context = "inside turn '\(turns.activeTurnName)'"
+    } else if !isIdle {
+      context = "while \(activeSub.isNone ? "a refresh" : "'\(describe(activeSub))'") was running"
+    } else {
+      context = "while a flush was running"
     }
-    if !isIdle {
-      let running = activeSub.isNone ? "a refresh" : "'\(describe(activeSub))'"
-      return .misplaced(what: what(), context: "while \(running) was running")
-    }
-    if turns.isFlushing { return .misplaced(what: what(), context: "while a flush was running") }
-    return nil
+    misuse(.misplaced(what: what, context: context))
   }
 }
 

@@ -194,3 +194,27 @@ struct MeasurementIntegrityTests {
     #expect(try dirty() == (true, ["Sources/new.swift"]))
   }
 }
+
+@Suite("Instruction counts that cannot run")
+struct UnreadableDebugInfoTests {
+  /// The debug build's DWARF 5 is what valgrind 3.19 cannot read: a user who builds the runner
+  /// without `-Xcc -gdwarf-4` must be told so, not sent to a log the run has removed.
+  @Test("a runner callgrind cannot read says how to build it, and records no count")
+  func dwarfFiveIsExplained() throws {
+    #if DEBUG
+      guard CogBench.canCountInstructions else { return }
+      let dir = try temporaryDirectory()
+      let o = try CogBench.run(
+        [
+          "run", "--allow-debug", "--cases", "kairo/deep", "--systems", "cog", "--metrics",
+          "instructions", "--output-dir", "out",
+        ], in: dir)
+      #expect(o.stderr.contains("-Xcc -gdwarf-4"), "\(o.stderr)")
+      #expect(!o.stderr.contains("valgrind log /tmp/"), "\(o.stderr)")
+      let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/out")
+      let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/out/" + files[0]))
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(text.contains("unavailable"))
+    #endif
+  }
+}

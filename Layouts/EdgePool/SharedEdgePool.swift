@@ -53,7 +53,7 @@ package struct SharedEdgePool: EdgeStore {
   @usableFromInline package var liveEdgeCount: Int
 
   @inlinable package init(reservingRows rows: Int) {
-    edges = RawColumn(capacity: Swift.max(64, rows))
+    edges = RawColumn(capacity: initialEdgeCapacity)
     depsHead = RawColumn(capacity: rows)
     subsHead = RawColumn(capacity: rows)
     subsTail = RawColumn(capacity: rows)

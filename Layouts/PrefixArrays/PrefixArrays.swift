@@ -16,7 +16,7 @@ package struct ArrayDeps: DependencyLists {
 
   @inlinable package init(reservingRows rows: Int) {
     heads = RawColumn(capacity: rows)
-    pool = BlockPool(capacity: rows * 2)
+    pool = BlockPool(capacity: initialEdgeCapacity)
   }
 
   @usableFromInline package func free() {

@@ -76,3 +76,8 @@ package protocol EdgePosition: Equatable {
   static var none: Self { get }
   var isNone: Bool { get }
 }
+
+/// The edge entries a layout's store holds before it first grows, in every layout. A store's
+/// per-row columns (heads, records) take the context's row reservation; its edges, whose
+/// number a row count does not tell, start here and double.
+@inlinable package var initialEdgeCapacity: Int { 64 }

@@ -19,7 +19,7 @@
 # `ThresholdFile.instructionTolerance` in Benchmarks/Runner/Thresholds.swift). Without
 # valgrind the instruction thresholds cannot be checked, and the gate fails (exit 1).
 # The check runs with --enforce-targets: a case's steady-state targets (no allocations, no
-# retains/releases) missed by `cog` are regressions.
+# retains/releases) missed by `cog` or any of its layouts (`cog[…]`) are regressions.
 # Exit status: that of `cog-bench check`: 0 equal, 1 error, 2 regression or missed target,
 # 4 improvements only (commit the improvement with the `cog-bench thresholds update ...`
 # command it prints); 1 as well when the self-test does not see exit 2.

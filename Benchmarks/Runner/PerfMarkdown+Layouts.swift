@@ -50,7 +50,7 @@ extension PerfMarkdown {
       md.append("")
     }
     let layoutProfiles = profiles.values
-      .filter { $0.system == SystemCatalog.referenceID || $0.system.hasPrefix("cog[") }
+      .filter { SystemCatalog.runsCog($0.system) }
       .sorted { ($0.system, $0.caseID, $0.date) < ($1.system, $1.caseID, $1.date) }
     // The newest profile per case × system.
     var newest: [String: ProfileFile] = [:]

@@ -27,6 +27,12 @@ enum SystemCatalog {
 
   /// The system ratios are computed against in tables: Cog with its default layouts.
   static let referenceID = "cog"
+
+  /// Whether `id` runs Cog's runtime: the reference or one of its layouts (`cog[…]`), the
+  /// systems held to the cases' steady-state targets.
+  static func runsCog(_ id: String) -> Bool {
+    id == referenceID || id.hasPrefix("\(referenceID)[")
+  }
 }
 
 /// A system type with every case bound to it.

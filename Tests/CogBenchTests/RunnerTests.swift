@@ -181,6 +181,38 @@ struct RunnerTests {
     #expect(try CogBench.run(["check", "c.json", "--thresholds", "t.json"], in: dir).status == 2)
   }
 
+  @Test("--enforce-targets holds every layout of Cog to the targets, and no baseline")
+  func targetsOnEveryLayout() throws {
+    let dir = try temporaryDirectory()
+    /// The synthetic result with its second system renamed `id` (and, if given, a miss).
+    func layoutResult(_ id: String, miss: String? = nil) -> [String: Any] {
+      var r = syntheticResult(systems: ["cog", id])
+      var results = r["results"] as! [[String: Any]]
+      results[1]["id"] = "kairo/deep@\(id)"
+      results[1]["system"] = id
+      if let miss { results[1]["steadyStateMisses"] = [miss] }
+      r["results"] = results
+      return r
+    }
+    let miss = "target: no retains/releases in steady iterations; counted 3"
+    for (n, id) in ["cog[pool+inline]", "simple"].enumerated() {
+      let t = "t\(n).json"
+      try write(layoutResult(id), to: dir + "/base.json")
+      let update = try CogBench.run(
+        ["thresholds", "update", "base.json", "--thresholds", t], in: dir)
+      #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+      try write(layoutResult(id, miss: miss), to: dir + "/miss.json")
+      let o = try CogBench.run(
+        ["check", "miss.json", "--thresholds", t, "--enforce-targets"], in: dir)
+      if id == "simple" {
+        #expect(o.status == 0, "a baseline's miss is reported, not gated: \(o.stdout)")
+      } else {
+        #expect(o.status == 2, "\(o.stdout)")
+        #expect(o.stdout.contains("REGRESSION kairo/deep@\(id): steady-state \(miss)"))
+      }
+    }
+  }
+
   @Test("check --systems and --metrics compare only that part of the thresholds")
   func checkScope() throws {
     let dir = try temporaryDirectory()

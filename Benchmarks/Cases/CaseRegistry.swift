@@ -28,6 +28,9 @@ public struct CaseInfo: Sendable, Hashable {
   public var family: String { String(id.prefix { $0 != "/" }) }
   public var requirements: SystemCapabilities
   public var needsKeyedBoxes: Bool
+  /// Needs async cogs (`AsyncBenchmarkCase`): runs only where the main queue can be drained
+  /// from the measuring thread (the runner), see `MainActorJobs`.
+  public var needsAsync: Bool
   public var published: PublishedMeasure?
   public var steadyStateTargets: SteadyStateTargets
   public var recomputesPerIteration: Int?
@@ -35,23 +38,25 @@ public struct CaseInfo: Sendable, Hashable {
   public init(
     id: String, summary: String, requirements: SystemCapabilities, needsKeyedBoxes: Bool,
     published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets,
-    recomputesPerIteration: Int? = nil
+    recomputesPerIteration: Int? = nil, needsAsync: Bool = false
   ) {
     self.id = id
     self.summary = summary
     self.requirements = requirements
     self.needsKeyedBoxes = needsKeyedBoxes
+    self.needsAsync = needsAsync
     self.published = published
     self.steadyStateTargets = steadyStateTargets
     self.recomputesPerIteration = recomputesPerIteration
   }
 
   @MainActor @inlinable
-  public init(_ c: some CaseDescription, needsKeyedBoxes: Bool) {
+  public init(_ c: some CaseDescription, needsKeyedBoxes: Bool, needsAsync: Bool = false) {
     self.init(
       id: c.id, summary: c.summary, requirements: c.requirements,
       needsKeyedBoxes: needsKeyedBoxes, published: c.published,
-      steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration)
+      steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration,
+      needsAsync: needsAsync)
   }
 }
 
@@ -90,6 +95,7 @@ public struct BoundCase {
 public protocol CaseVisitor {
   mutating func visit<C: BenchmarkCase>(_ c: C)
   mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C)
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C)
 }
 
 /// The typed list of every case. Ids are unique: registering a duplicate is a programming
@@ -125,6 +131,7 @@ public struct CaseRegistry: Sendable {
     DynamicCases.visit(&v)
     CogCases.visit(&v)
     SinkCases.visit(&v)
+    AsyncCases.visit(&v)
   }
 
   /// Every case bound to `S`; keyed cases are not applicable (use a concrete keyed type to get
@@ -144,6 +151,14 @@ public struct CaseRegistry: Sendable {
     return binder.bound
   }
 
+  /// Every case bound to a system with keyed boxes and async cogs.
+  @inlinable @MainActor
+  public static func bind<S: AsyncReactiveSystem>(_: S.Type) -> [BoundCase] {
+    var binder = AsyncBinder<S>()
+    forEachCase(&binder)
+    return binder.bound
+  }
+
   private struct Collector: CaseVisitor {
     var registry = CaseRegistry()
     mutating func visit<C: BenchmarkCase>(_ c: C) {
@@ -151,6 +166,9 @@ public struct CaseRegistry: Sendable {
     }
     mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
       registry.add(CaseInfo(c, needsKeyedBoxes: true))
+    }
+    mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+      registry.add(CaseInfo(c, needsKeyedBoxes: false, needsAsync: true))
     }
   }
 }
@@ -198,6 +216,11 @@ struct PlainBinder<S: ReactiveSystem>: CaseVisitor {
         notApplicableReason: "the system has no keyed boxes (KeyedReactiveSystem)",
         prepare: { _, _ in nil }))
   }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
+  }
 }
 
 @usableFromInline
@@ -221,4 +244,50 @@ struct KeyedBinder<S: KeyedReactiveSystem>: CaseVisitor {
         c.prepare(on: system, size: size, checks: checks)
       })
   }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
+  }
+}
+
+@usableFromInline
+@MainActor
+struct AsyncBinder<S: AsyncReactiveSystem>: CaseVisitor {
+  @usableFromInline var bound: [BoundCase] = []
+  @inlinable init() {}
+
+  @inlinable
+  mutating func visit<C: BenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: false), S.self) { system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+
+  @inlinable
+  mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: true), S.self) { system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: false, needsAsync: true), S.self) {
+        system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+}
+
+@inlinable
+@MainActor
+func notApplicableAsync<C: AsyncBenchmarkCase>(_ c: C, _ systemID: String) -> BoundCase {
+  BoundCase(
+    info: CaseInfo(c, needsKeyedBoxes: false, needsAsync: true), systemID: systemID,
+    notApplicableReason: "the system has no async cogs (AsyncReactiveSystem)",
+    prepare: { _, _ in nil })
 }

@@ -507,3 +507,43 @@ extension Cogs {
   /// outside any body; for the tests' expectations).
   func peekValue<T>(_ cog: Cog<T>) -> T { self[cog] }
 }
+
+// MARK: - The README's taste of the API, compiled and run
+
+private func fetchForecast(_ n: Int) async throws -> Int { n * 10 }
+
+private func ticks(every n: Int) -> AsyncStream<Int> {
+  AsyncStream { continuation in
+    continuation.yield(n)
+    continuation.finish()
+  }
+}
+
+@MainActor
+@Suite("Async README")
+struct AsyncReadmeTests {
+  @Test("the README's async cogs compile and publish")
+  func readmeTaste() async {
+    let countCog = Cog(0, label: "count")
+    let forecastCog = Cog<Int?>.Async(.latest) { c in
+      let n = c[countCog]
+      return .run { try await fetchForecast(n) }
+    }
+    let tickCog = Cog<Int?>.Async(.latest) { c in
+      .stream(ticks(every: c[countCog]))
+    }
+    let cogs = Cogs()
+    var lines: [String] = []
+    cogs.react("forecast") { c in
+      let s = c.status(of: forecastCog)
+      lines.append(s.isPending ? "loading" : "\(c[forecastCog] ?? 0)")
+    }
+    _ = cogs[tickCog]
+    cogs.turn("increment") { w in w[countCog] += 1 }
+    for cog in [forecastCog, tickCog] {
+      while let t = cogs.asyncTasks(of: cog).first { await t.value }
+    }
+    #expect(lines.last == "10" && cogs[forecastCog] == 10)
+    #expect(cogs[tickCog] == 1)
+  }
+}

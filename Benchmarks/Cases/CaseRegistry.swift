@@ -151,12 +151,21 @@ public struct CaseRegistry: Sendable {
     return binder.bound
   }
 
-  /// Every case bound to a system with keyed boxes and async cogs.
+  /// The async cases bound to a system with async cogs. Kept apart from `bind`, whose
+  /// entries for them say "not applicable": `with(async:)` swaps these in, so that a system's
+  /// other cases are bound exactly as for any keyed system (the same specialization context
+  /// as the layout systems', which the calibration compares).
   @inlinable @MainActor
-  public static func bind<S: AsyncReactiveSystem>(_: S.Type) -> [BoundCase] {
+  public static func bindAsync<S: AsyncReactiveSystem>(_: S.Type) -> [BoundCase] {
     var binder = AsyncBinder<S>()
     forEachCase(&binder)
     return binder.bound
+  }
+
+  /// `bound` with its async entries replaced by those of `async` (same ids).
+  public static func with(async: [BoundCase], in bound: [BoundCase]) -> [BoundCase] {
+    let byID = Dictionary(async.map { ($0.info.id, $0) }, uniquingKeysWith: { a, _ in a })
+    return bound.map { byID[$0.info.id] ?? $0 }
   }
 
   private struct Collector: CaseVisitor {
@@ -251,27 +260,16 @@ struct KeyedBinder<S: KeyedReactiveSystem>: CaseVisitor {
   }
 }
 
+/// Binds the async cases only (see `CaseRegistry.bindAsync`).
 @usableFromInline
 @MainActor
 struct AsyncBinder<S: AsyncReactiveSystem>: CaseVisitor {
   @usableFromInline var bound: [BoundCase] = []
   @inlinable init() {}
 
-  @inlinable
-  mutating func visit<C: BenchmarkCase>(_ c: C) {
-    bound.append(
-      _bind(CaseInfo(c, needsKeyedBoxes: false), S.self) { system, size, checks in
-        c.prepare(on: system, size: size, checks: checks)
-      })
-  }
+  @inlinable mutating func visit<C: BenchmarkCase>(_ c: C) {}
 
-  @inlinable
-  mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
-    bound.append(
-      _bind(CaseInfo(c, needsKeyedBoxes: true), S.self) { system, size, checks in
-        c.prepare(on: system, size: size, checks: checks)
-      })
-  }
+  @inlinable mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {}
 
   @inlinable
   mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {

@@ -112,29 +112,37 @@ package protocol AsyncRowControl: AnyObject {
 /// The async machinery of one row: tasks in flight, the policy's queue, the async
 /// generation, the status. Main-actor confined; its tasks run their work on the main actor
 /// too (the work's own awaits go wherever the functions it calls run).
+///
+/// Everything is `@inlinable`, so that it is specialized with the descriptor's `@inlinable`
+/// factory in the module that declares the cog: unspecialized, each element of a stream spent
+/// about 45% of its instructions in generic metadata lookups (`swift_getGenericMetadata`,
+/// profiled on cog/async-stream). Its stored properties are main-actor confined and never
+/// accessed overlapping, hence `@exclusivity(unchecked)` (each access otherwise calls
+/// `swift_beginAccess`).
 @MainActor @usableFromInline
 package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   /// The context; weak: a task that outlives it finds nothing to publish into.
-  @usableFromInline weak var graph: Graph<Edges>?
+  @exclusivity(unchecked) @usableFromInline weak var graph: Graph<Edges>?
   @usableFromInline let slot: Slot
   @usableFromInline package let statusSlot: Slot
   @usableFromInline let spec: AsyncSpec<Value, Edges>
   /// Bumped by a `.latest` restart and by the release: a result or element of an older
   /// generation is dropped before it touches the graph.
-  @usableFromInline package private(set) var generation: UInt32 = 0
-  @usableFromInline var released = false
-  @usableFromInline var lastID: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline package internal(set) var generation: UInt32 = 0
+  @exclusivity(unchecked) @usableFromInline var released = false
+  @exclusivity(unchecked) @usableFromInline var lastID: UInt64 = 0
   /// Work in flight, oldest first.
-  @usableFromInline var running: [(id: UInt64, task: Task<Void, Never>)] = []
+  @exclusivity(unchecked) @usableFromInline var running: [(id: UInt64, task: Task<Void, Never>)] =
+    []
   /// Work not started yet: `.queue`'s backlog in order; for `.exhaustLatest`, the newest work
   /// submitted while one was in flight (at most one).
-  @usableFromInline var waiting: [AsyncWork<Value>] = []
+  @exclusivity(unchecked) @usableFromInline var waiting: [AsyncWork<Value>] = []
   /// `.merged`: the id of the newest work whose outcome published.
-  @usableFromInline var lastPublished: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var lastPublished: UInt64 = 0
   /// `.stream`: whether the running sequence has delivered an element.
-  @usableFromInline var delivered = false
-  @usableFromInline var failure: (any Error)?
-  @usableFromInline var failureSerial: UInt32 = 0
+  @exclusivity(unchecked) @usableFromInline var delivered = false
+  @exclusivity(unchecked) @usableFromInline var failure: (any Error)?
+  @exclusivity(unchecked) @usableFromInline var failureSerial: UInt32 = 0
 
   @usableFromInline init(
     graph: Graph<Edges>, slot: Slot, statusSlot: Slot, spec: AsyncSpec<Value, Edges>
@@ -145,10 +153,10 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
     self.spec = spec
   }
 
-  @usableFromInline package var tasks: [Task<Void, Never>] { running.map(\.task) }
+  @inlinable package var tasks: [Task<Void, Never>] { running.map(\.task) }
 
   /// The status as the row's state says now.
-  @usableFromInline var status: CogAsyncStatus {
+  @inlinable var status: CogAsyncStatus {
     let inFlight: Bool
     switch spec.policy {
     case .latest: inFlight = !running.isEmpty && !delivered
@@ -161,7 +169,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
 
   /// The body returned `work` (its inputs changed, or it ran for the first time): apply the
   /// policy. Returns whether the status changed.
-  @usableFromInline func submit(_ work: AsyncWork<Value>) {
+  @inlinable func submit(_ work: AsyncWork<Value>) {
     switch spec.policy {
     case .latest:
       // switchMap: the work in flight is for inputs that are gone.
@@ -183,12 +191,12 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
     }
   }
 
-  @usableFromInline func cancelRunning() {
+  @inlinable func cancelRunning() {
     for r in running { r.task.cancel() }
     running.removeAll(keepingCapacity: true)
   }
 
-  @usableFromInline package func cancelAll() {
+  @inlinable package func cancelAll() {
     released = true
     generation &+= 1
     cancelRunning()
@@ -196,7 +204,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   }
 
   /// Starts `work` in a task of its own, tagged with a fresh id and the current generation.
-  @usableFromInline func start(_ work: AsyncWork<Value>) {
+  @inlinable func start(_ work: AsyncWork<Value>) {
     lastID &+= 1
     let id = lastID
     let generation = self.generation
@@ -229,18 +237,18 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   }
 
   /// A cancelled task's error, or `CancellationError` thrown by the work: not a failure.
-  @usableFromInline static func isCancellation(_ error: any Error) -> Bool {
+  @inlinable static func isCancellation(_ error: any Error) -> Bool {
     error is CancellationError || Task.isCancelled
   }
 
   // MARK: Results (from the tasks)
 
   /// Whether a result of generation `g` may still land.
-  @usableFromInline func isCurrent(_ g: UInt32) -> Bool { g == generation && !released }
+  @inlinable func isCurrent(_ g: UInt32) -> Bool { g == generation && !released }
 
   /// A stream element: publishes it in a turn of its own. Returns whether the stream should go
   /// on (false once the row restarted or was released).
-  @usableFromInline func deliver(_ element: Value, id: UInt64, generation g: UInt32) -> Bool {
+  @inlinable func deliver(_ element: Value, id: UInt64, generation g: UInt32) -> Bool {
     guard isCurrent(g), let graph else { return false }
     graph.asyncTurn(self) { graph in
       // The body runs first if its inputs changed: a restart makes this element stale.
@@ -256,7 +264,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
 
   /// Work `id` ended: publish its outcome as the policy says, in a turn of its own, and start
   /// what waited for it.
-  @usableFromInline func finish(id: UInt64, generation g: UInt32, _ outcome: AsyncOutcome<Value>) {
+  @inlinable func finish(id: UInt64, generation g: UInt32, _ outcome: AsyncOutcome<Value>) {
     guard isCurrent(g), let graph, running.contains(where: { $0.id == id }) else { return }
     graph.asyncTurn(self) { graph in
       // The body runs first if its inputs changed (while this work still counts as in
@@ -289,7 +297,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   }
 
   /// Whether the outcome of work `id` publishes (its generation is current).
-  @usableFromInline func accepts(_ id: UInt64) -> Bool {
+  @inlinable func accepts(_ id: UInt64) -> Bool {
     switch spec.policy {
     case .latest, .queue, .exhaustLatest: return true
     // A result older than one already published would take the state back: dropped.

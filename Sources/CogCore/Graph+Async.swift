@@ -32,7 +32,7 @@ extension Graph {
   /// The `AsyncRow` of row `s`, made on the row's first run together with its status row.
   @inlinable
   package func asyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
-    if let r = maps.asyncRows[s.raw] { return unsafeDowncast(r, to: AsyncRow<V, Edges>.self) }
+    if let r = turns.asyncRows[s.raw] { return unsafeDowncast(r, to: AsyncRow<V, Edges>.self) }
     return makeAsyncRow(at: s, spec: spec)
   }
 
@@ -46,14 +46,14 @@ extension Graph {
       kind: .source, descriptor: id, typeIndex: ti, valueIndex: pair, behavior: nil,
       lifetime: .context, key: nil)
     let row = AsyncRow(graph: self, slot: s, statusSlot: st, spec: spec)
-    maps.asyncRows[s.raw] = row
+    turns.asyncRows[s.raw] = row
     rows.flags[s].insert(.async)
     return row
   }
 
   /// The async machinery of row `s`, if it is an async row that has run.
   @inlinable package func asyncControl(of s: Slot) -> (any AsyncRowControl)? {
-    s.isNone ? nil : maps.asyncRows[s.raw]
+    s.isNone ? nil : turns.asyncRows[s.raw]
   }
 
   /// Writes the status of `row` in place and pushes it, when it changed: work started inside
@@ -111,7 +111,7 @@ extension Graph {
     let s = n.resolve(in: self)
     let ok = mode == .tracked ? readTracked(s) : readUntracked(s)
     var status = CogAsyncStatus.idle
-    if ok, let row = maps.asyncRows[s.raw] {
+    if ok, let row = turns.asyncRows[s.raw] {
       let st = row.statusSlot
       _ = mode == .tracked ? readTracked(st) : readUntracked(st)
       status =
@@ -130,7 +130,7 @@ extension Graph {
   /// reuses the slot); then its status row goes.
   @inline(never) @inlinable
   package func releaseAsync(_ s: Slot) {
-    guard let row = maps.asyncRows.removeValue(forKey: s.raw) else { return }
+    guard let row = turns.asyncRows.removeValue(forKey: s.raw) else { return }
     row.cancelAll()
     let st = row.statusSlot
     maps.owners[rows.descriptor[st]] = nil

@@ -94,7 +94,7 @@ package final class Graph<Edges: EdgeStore> {
 
   isolated deinit {
     // Work still in flight stops: its results have no context to land in.
-    for row in mapsPointer.pointee.asyncRows.values { row.cancelAll() }
+    for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -342,8 +342,6 @@ package struct ContextMaps {
   /// and tests inject a manual clock. Held by `Graph.clockOwner`, called unretained.
   @usableFromInline package var clock: Unmanaged<GraphClock>
   @usableFromInline package var liveRows: Int = 0
-  /// The async machinery of each async row, by slot (see `Graph+Async.swift`).
-  @usableFromInline package var asyncRows: [Int32: any AsyncRowControl] = [:]
 
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }
 

@@ -31,6 +31,8 @@ public struct CaseInfo: Sendable, Hashable {
   /// Needs async cogs (`AsyncBenchmarkCase`): runs only where the main queue can be drained
   /// from the measuring thread (the runner), see `MainActorJobs`.
   public var needsAsync: Bool
+  /// See `CaseDescription.variableMetrics`.
+  public var variableMetrics: Set<String>
   public var published: PublishedMeasure?
   public var steadyStateTargets: SteadyStateTargets
   public var recomputesPerIteration: Int?
@@ -38,8 +40,10 @@ public struct CaseInfo: Sendable, Hashable {
   public init(
     id: String, summary: String, requirements: SystemCapabilities, needsKeyedBoxes: Bool,
     published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets,
-    recomputesPerIteration: Int? = nil, needsAsync: Bool = false
+    recomputesPerIteration: Int? = nil, needsAsync: Bool = false,
+    variableMetrics: Set<String> = []
   ) {
+    self.variableMetrics = variableMetrics
     self.id = id
     self.summary = summary
     self.requirements = requirements
@@ -56,7 +60,7 @@ public struct CaseInfo: Sendable, Hashable {
       id: c.id, summary: c.summary, requirements: c.requirements,
       needsKeyedBoxes: needsKeyedBoxes, published: c.published,
       steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration,
-      needsAsync: needsAsync)
+      needsAsync: needsAsync, variableMetrics: c.variableMetrics)
   }
 }
 

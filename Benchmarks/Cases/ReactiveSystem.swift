@@ -96,7 +96,7 @@ public final class HandleKeeper {
 /// The effects of a system: those built since the last `cleanup`, and those disposed but not
 /// yet collected (`ReactiveSystem.cleanup` / `collect`).
 @MainActor
-public struct EffectList<Effect: AnyObject> {
+public struct EffectList<Effect> {
   /// The effects built since the last `retire` (systems cancel them by a loop over it).
   public var live: [Effect] = []
   @usableFromInline var disposed: [Effect] = []

@@ -28,7 +28,7 @@ extension Graph {
         revision &+= 1
         rows.changedAt[s] = revision
         propagate(from: s)
-        if _slowPath(!f.isDisjoint(with: .watched)) { maps.roots.append(s) }
+        if _slowPath(!f.isDisjoint(with: .watched)) { addRoot(s) }
         any = true
       }
       i &+= 1
@@ -37,7 +37,7 @@ extension Graph {
     return any
   }
 
-  /// Flush steps 3–6 for reactions: sorts the queue into registration order and refreshes each
+  /// Flush step 6, the reactions: sorts the queue into registration order and refreshes each
   /// queued reaction, which runs its body only if a dependency really changed. Cold branches
   /// (computeds no reaction reads) stay flagged until something reads them.
   ///

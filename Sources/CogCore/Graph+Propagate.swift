@@ -73,8 +73,12 @@ extension Graph {
   /// second test runs only for rows that are roots.
   @inlinable @inline(__always)
   package func enqueueRoot(_ n: Slot, _ f: StateFlags) {
-    if f.contains(.reaction) { work.queue.append(n) } else { maps.roots.append(n) }
+    if f.contains(.reaction) { work.queue.append(n) } else { addRoot(n) }
   }
+
+  /// A watched row joins the roots (out of line: push and publish carry only the call).
+  @inlinable @inline(never)
+  package func addRoot(_ n: Slot) { maps.roots.append(n) }
 }
 
 /// One level of the push's explicit stack: the row whose subscribers are being walked and the

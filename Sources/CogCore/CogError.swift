@@ -44,7 +44,7 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
         + "must stop writing once the value settles (raise Cogs.scheduledTurnLimit for long "
         + "legitimate chains)"
     case .misplaced(let what, let context):
-      return "Cog: \(what) \(context); turns, reaction registrations and evictions run "
+      return "Cog: \(what) \(context); turns, reaction registrations, exports and evictions run "
         + "outside turns and bodies (a reaction schedules a later turn with c.turn)"
     case .appNotSetUp:
       return "Cog: the app context (Cogs.app) was used before Cogs.setUpApp(); call "

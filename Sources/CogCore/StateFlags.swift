@@ -2,7 +2,7 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       .  .  ex vi ob rl tc st rx cp sr hv ca cm pd dt
+///       .  ex ob vi .  rl tc st rx cp sr hv ca cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
@@ -15,11 +15,12 @@
 ///  st  staged     a source whose staged value differs from its current one (this turn)
 ///  tc  touched    a source written in this turn (in the touched list)
 ///  rl  released   the row is free
-///  ob  observed   the row has an Observation boundary (a UI read made one): a hot root
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
+///  ob  observed   the row has an Observation boundary (a UI read made one): a hot root
 ///  ex  exported   the row has export subscribers: a hot root
 /// ```
-/// CLEAN is "neither dirty nor pending". Bits 14–15 are free. `observed` and `exported` are
+/// CLEAN is "neither dirty nor pending". Bits 11 and 15 are free (11 is left for the async
+/// cogs' `async` bit, added on another branch). `observed` and `exported` are
 /// set and cleared by `Graph+Boundaries.swift` only; push and publish read them (`hotRoot`).
 @frozen @usableFromInline
 package struct StateFlags: OptionSet, Sendable, Hashable {
@@ -37,9 +38,9 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable package static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
   @inlinable package static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
   @inlinable package static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
-  @inlinable package static var observed: StateFlags { StateFlags(rawValue: 1 << 11) }
   @inlinable package static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
-  @inlinable package static var exported: StateFlags { StateFlags(rawValue: 1 << 13) }
+  @inlinable package static var observed: StateFlags { StateFlags(rawValue: 1 << 13) }
+  @inlinable package static var exported: StateFlags { StateFlags(rawValue: 1 << 14) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.
   @inlinable package static var stale: StateFlags { [.dirty, .pending] }

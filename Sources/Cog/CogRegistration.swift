@@ -22,7 +22,9 @@ final class CogRegistration {
   /// subscription). Reactions and leases live until cancelled, as documented.
   @usableFromInline let cancelsWhenDropped: Bool
 
-  @usableFromInline init(cogs: Cogs, holding held: Held, cancelsWhenDropped: Bool = false) {
+  // Inlinable: a call to an opaque initializer takes `cogs` at +1 (a retain and a release
+  // per registration, measured on sbench/createComputations).
+  @inlinable init(cogs: Cogs, holding held: Held, cancelsWhenDropped: Bool = false) {
     self.cogs = cogs
     self.held = held
     self.cancelsWhenDropped = cancelsWhenDropped
@@ -36,25 +38,22 @@ final class CogRegistration {
 
   @usableFromInline var isCancelled: Bool { held == nil }
 
-  /// Frees what the registration held; safe to call any number of times.
+  /// Frees what the registration held; safe to call any number of times. Each case reaches
+  /// the graph through one optional chain: holding the graph in a local costs a retain and a
+  /// release per cancel (measured on sbench/createComputations, whose region cancels 1,000
+  /// reactions).
   @usableFromInline func cancel() {
     guard let h = held else { return }
     held = nil
-    let graph = cogs?.graph
     switch h {
-    case .reaction(let r):
-      graph?.cancelReaction(r)
-    case .lease(let r):
-      guard let graph else { return }
-      graph.checkLive(r)
-      graph.removeLease(r.slot)
-      graph.collect()
+    case .reaction(let r): cogs?.graph.cancelReaction(r)
+    case .lease(let r): cogs?.graph.endLease(r)
     case .export(let sink):
-      graph?.removeExport(sink)
+      cogs?.graph.removeExport(sink)
       sink.finish()
     }
   }
 
   /// Registrations alive in the process (tests count them after register/cancel churn).
-  nonisolated static let live = Atomic<Int>(0)
+  @usableFromInline nonisolated static let live = Atomic<Int>(0)
 }

@@ -41,8 +41,7 @@ extension Cogs {
         continuation.finish()
       })
     graph.addExport(sink)
-    let registration = CogRegistration(
-      cogs: self, holding: .export(sink), cancelsWhenDropped: true)
+    let registration = ExportRegistration(cogs: self, sink: sink)
     // Called on the consumer's side when its task is cancelled (or after `finish`).
     continuation.onTermination = { [weak registration] _ in
       guard let registration else { return }
@@ -61,9 +60,9 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
   public typealias Failure = Never
 
   @usableFromInline let stream: AsyncStream<Value>
-  @usableFromInline let registration: CogRegistration
+  @usableFromInline let registration: ExportRegistration
 
-  @usableFromInline init(stream: AsyncStream<Value>, registration: CogRegistration) {
+  @usableFromInline init(stream: AsyncStream<Value>, registration: ExportRegistration) {
     self.stream = stream
     self.registration = registration
   }
@@ -72,9 +71,9 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
   /// sequence itself was dropped.
   public struct AsyncIterator: AsyncIteratorProtocol {
     @usableFromInline var base: AsyncStream<Value>.Iterator
-    @usableFromInline let registration: CogRegistration
+    @usableFromInline let registration: ExportRegistration
 
-    @usableFromInline init(base: AsyncStream<Value>.Iterator, registration: CogRegistration) {
+    @usableFromInline init(base: AsyncStream<Value>.Iterator, registration: ExportRegistration) {
       self.base = base
       self.registration = registration
     }

@@ -41,7 +41,7 @@ public struct CogReaction {
   @usableFromInline let registration: CogRegistration
 
   @inlinable init(cogs: Cogs, ref: SlotRef) {
-    registration = CogRegistration(cogs: cogs, holding: .reaction(ref))
+    registration = CogRegistration(cogs: cogs, kind: .reaction, ref: ref)
   }
 
   public var isCancelled: Bool { registration.isCancelled }
@@ -55,7 +55,7 @@ public struct CogLease {
   @usableFromInline let registration: CogRegistration
 
   @inlinable init(cogs: Cogs, ref: SlotRef) {
-    registration = CogRegistration(cogs: cogs, holding: .lease(ref))
+    registration = CogRegistration(cogs: cogs, kind: .lease, ref: ref)
   }
 
   public var isEnded: Bool { registration.isCancelled }

@@ -48,7 +48,7 @@ extension Cogs {
 
   /// Registration handles (reactions, leases, exports) alive in the process.
   @_spi(Testing) public static var liveRegistrationCount: Int {
-    CogRegistration.live.load(ordering: .relaxed)
+    registrationsAlive.load(ordering: .relaxed)
   }
 
   /// How many descriptors and reactions this context keeps registered.

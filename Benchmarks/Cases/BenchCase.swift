@@ -73,6 +73,9 @@ public struct PreparedCase {
   public var iterate: @MainActor () -> Void
   public var finish: @MainActor () -> Void
   public var tearDown: @MainActor () -> Void
+  /// The system's `registrarCount` (the bound case sets it), read by the runner after the
+  /// counted sample.
+  public var registrarCount: (@MainActor () -> Int?)?
 
   public init(
     iterationsPerSample: Int,

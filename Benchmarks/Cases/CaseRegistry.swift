@@ -203,6 +203,7 @@ func _bind<S: ReactiveSystem>(
       system.cleanup()
       system.collect()
     }
+    prepared.registrarCount = { system.registrarCount }
     return prepared
   }
 }

@@ -91,6 +91,10 @@ public struct Guaranteed<S: ReactiveSystem> {
   @inlinable @inline(__always) @MainActor
   public func withBuild<R>(_ body: () -> R) -> R { with { $0.withBuild(body) } }
   @inlinable @inline(__always) @MainActor
+  public func uiRead<T>(_ signal: SignalHandle<T>) -> T { with { $0.uiRead(signal) } }
+  @inlinable @inline(__always) @MainActor
+  public func uiRead<T>(_ computed: ComputedHandle<T>) -> T { with { $0.uiRead(computed) } }
+  @inlinable @inline(__always) @MainActor
   public func cleanup() { with { $0.cleanup() } }
   @inlinable @inline(__always) @MainActor
   public func collect() { with { $0.collect() } }
@@ -109,6 +113,10 @@ extension Guaranteed where S: KeyedReactiveSystem {
   }
   @inlinable @inline(__always) @MainActor
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T { with { $0.read(box, key: key) } }
+  @inlinable @inline(__always) @MainActor
+  public func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    with { $0.uiRead(box, key: key) }
+  }
   @inlinable @inline(__always) @MainActor
   public func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
     with { $0.release(box, key: key) }

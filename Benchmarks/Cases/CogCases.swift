@@ -17,6 +17,7 @@ public enum CogCases {
     v.visitKeyed(CogBoxRefCreation())
     v.visit(CogPropagationARC())
     v.visit(CogPeakMemory1000())
+    visitBoundaryCases(&v)
   }
 }
 

@@ -41,10 +41,20 @@ public protocol ReactiveSystem: AnyObject {
   /// the effects `cleanup` disposed. The JS garbage collector's part; cases call it outside
   /// timed regions (sbench times `cleanup` but collects after the clock stops, like the JS).
   func collect()
+  /// A UI read (needs `.uiReads`): reads the value the way a view's body does, so that the
+  /// caller's `withObservationTracking` is told when it changes. Without the capability it
+  /// is a plain read.
+  func uiRead<T>(_ signal: SignalHandle<T>) -> T
+  func uiRead<T>(_ computed: ComputedHandle<T>) -> T
+  /// How many `ObservationRegistrar`s the system owns now; nil when it has none to count.
+  var registrarCount: Int? { get }
 }
 
 extension ReactiveSystem {
   public nonisolated static var capabilities: SystemCapabilities { .all }
+  @inlinable public func uiRead<T>(_ signal: SignalHandle<T>) -> T { read(signal) }
+  @inlinable public func uiRead<T>(_ computed: ComputedHandle<T>) -> T { read(computed) }
+  public var registrarCount: Int? { nil }
 }
 
 /// A writable source made by a `ReactiveSystem`.
@@ -96,7 +106,7 @@ public final class HandleKeeper {
 /// The effects of a system: those built since the last `cleanup`, and those disposed but not
 /// yet collected (`ReactiveSystem.cleanup` / `collect`).
 @MainActor
-public struct EffectList<Effect: AnyObject> {
+public struct EffectList<Effect> {
   /// The effects built since the last `retire` (systems cancel them by a loop over it).
   public var live: [Effect] = []
   @usableFromInline var disposed: [Effect] = []
@@ -141,6 +151,11 @@ public struct SystemCapabilities: OptionSet, Sendable, Hashable {
   /// inside one batch changes nothing.
   public static let stagedTurns = SystemCapabilities(rawValue: 1 << 2)
 
+  /// UI reads under Observation tracking (`uiRead`): a view's `withObservationTracking` is
+  /// told when a value it read changed. Not part of `all`: only systems that connect to
+  /// Observation (Cog's boundaries, raw `@Observable`) have it.
+  public static let uiReads = SystemCapabilities(rawValue: 1 << 3)
+
   public static let all: SystemCapabilities = [.memoizedComputeds, .equalityCutoff, .stagedTurns]
 
   /// Why a system with these capabilities cannot run a case that needs `required`, or nil.
@@ -151,6 +166,7 @@ public struct SystemCapabilities: OptionSet, Sendable, Hashable {
     if missing.contains(.memoizedComputeds) { names.append("memoized computeds") }
     if missing.contains(.equalityCutoff) { names.append("equality cutoff") }
     if missing.contains(.stagedTurns) { names.append("staged turns") }
+    if missing.contains(.uiReads) { names.append("UI reads under Observation tracking") }
     return "the system has no " + names.joined(separator: ", ")
   }
 }
@@ -179,9 +195,15 @@ public protocol KeyedReactiveSystem: ReactiveSystem {
     -> KeyedHandle<K, T>
   func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T
   func release<K, T>(_ box: KeyedHandle<K, T>, key: K)
+  /// A UI read of `key`'s state (see `ReactiveSystem.uiRead`); a plain read by default.
+  func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T
 }
 
 extension KeyedReactiveSystem {
+  @inlinable public func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    read(box, key: key)
+  }
+
   @inlinable
   public func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
     -> KeyedHandle<K, T>

@@ -97,7 +97,7 @@ enum RunCommand {
     measurer.runTiming()
     let work = try RegionRun.makeWorkDirectory()
     defer { try? FileManager.default.removeItem(atPath: work) }
-    let countMetrics = metrics.filter { $0.usesAllocationCounter || $0.usesARCCounter }
+    let countMetrics = metrics.filter { $0.usesCountPhase }
     if !countMetrics.isEmpty {
       let counted = try RegionRun.run(
         pairs, kind: .counts, size: size, metrics: countMetrics, width: jobs,
@@ -132,6 +132,7 @@ enum RunCommand {
       case .allocations, .allocatedBytes, .peakBytes, .graphBytes:
         sources[m.rawValue] = allocations.sourceDescription
       case .retains, .releases: sources[m.rawValue] = ARCProducer.source
+      case .registrars: sources[m.rawValue] = "the system's own count (registrarCount)"
       case .wallTime: sources[m.rawValue] = "CLOCK_MONOTONIC"
       case .cpuTime: sources[m.rawValue] = "CLOCK_THREAD_CPUTIME_ID"
       }

@@ -245,6 +245,9 @@ final class Measurer {
     let p = b.case
     p.beforeSample?()
     let (a, r) = countedSample(p.iterate, p.iterationsPerSample, allocations, arc)
+    // Registrars only where views read (the boundary cases): elsewhere the count is the
+    // system's constant (0 for Cog, one per model for @Observable) and says nothing new.
+    let registrars = c.requirements.contains(.uiReads) ? p.registrarCount?() ?? nil : nil
     finish(c, s, b, phase: "count")
     update(c, s) { e in
       func put(_ m: Metric, _ reading: CounterReading) {
@@ -256,6 +259,7 @@ final class Measurer {
       put(.peakBytes, a.peakBytes)
       put(.retains, r.retains)
       put(.releases, r.releases)
+      if let n = registrars { put(.registrars, .available(n)) }
       var misses: [String] = []
       if c.steadyStateTargets.contains(.noAllocations), let n = a.allocations.value, n > 0 {
         misses.append("target: no allocations in steady iterations; counted \(n)")

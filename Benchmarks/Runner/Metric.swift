@@ -25,6 +25,11 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   case retains
   /// `swift_release` calls plus `swift_release_n`'s n in one sample.
   case releases
+  /// `ObservationRegistrar`s the system owns once the case is built and has run one sample
+  /// (`ReactiveSystem.registrarCount`): Cog's Observation boundaries (one per UI-read state),
+  /// raw `@Observable`'s models. Recorded for the cases with UI reads (`.uiReads`), on the
+  /// systems that can count them.
+  case registrars
   /// Wall-clock nanoseconds per iteration (monotonic clock), min/median/max over samples.
   /// Noisy on shared machines: read it as a ratio between systems of the same run.
   case wallTime
@@ -44,6 +49,7 @@ enum Metric: String, CaseIterable, Codable, Comparable {
     case .graphBytes: return "bytes"
     case .retains: return "retains/sample"
     case .releases: return "releases/sample"
+    case .registrars: return "registrars"
     case .wallTime, .cpuTime: return "ns/iteration"
     }
   }
@@ -68,6 +74,10 @@ enum Metric: String, CaseIterable, Codable, Comparable {
         + "(type metadata, runtime caches) are not in it"
     case .retains: return "swift_retain calls plus swift_retain_n's n in one sample"
     case .releases: return "swift_release calls plus swift_release_n's n in one sample"
+    case .registrars:
+      return "ObservationRegistrars the system owns after the case is built and ran one sample "
+        + "(Cog: one per UI-read state; raw @Observable: one per model object); recorded for "
+        + "the cases with UI reads"
     case .wallTime: return "wall-clock time per iteration (median, min–max over samples)"
     case .cpuTime: return "thread CPU time per iteration (median over samples)"
     }
@@ -95,6 +105,9 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   var usesAllocationCounter: Bool {
     [.allocations, .allocatedBytes, .peakBytes, .graphBytes].contains(self)
   }
+
+  /// Metrics read in the count phase (its own process per region, like the counters).
+  var usesCountPhase: Bool { usesAllocationCounter || usesARCCounter || self == .registrars }
 
   /// Metrics counted in-process with the ARC hooks.
   var usesARCCounter: Bool { self == .retains || self == .releases }

@@ -215,10 +215,12 @@ enum PerfMarkdown {
 
   static func familyTable(_ rows: [CaseResult], _ file: ResultFile) -> [String] {
     let metrics = file.settings.metrics
-    let counts: [Metric] = [
+    var counts: [Metric] = [
       .instructions, .allocations, .allocatedBytes, .retains, .releases, .peakBytes, .graphBytes,
     ]
     .filter { metrics.contains($0) }
+    // Registrars only where a case of the family reports them (the boundary cases).
+    if rows.contains(where: { $0.value(.registrars)?.value != nil }) { counts.append(.registrars) }
     var head = "| case | system | checks | iterations |"
     var rule = "|---|---|---|---:|"
     if metrics.contains(.wallTime) {

@@ -15,7 +15,9 @@ import CogCore
 @MainActor
 public final class CogSystem: ReactiveSystem {
   public nonisolated static var id: String { "cog" }
-  public nonisolated static var capabilities: SystemCapabilities { .all }
+  public nonisolated static var capabilities: SystemCapabilities {
+    SystemCapabilities.all.union(.uiReads)
+  }
 
   public let cogs = Cogs(reservingRows: 1024)
   // `@exclusivity(unchecked)`: the adapter's own state is touched on every write and effect
@@ -109,6 +111,20 @@ public final class CogSystem: ReactiveSystem {
   @inlinable
   public func withBuild<R>(_ body: () -> R) -> R { body() }
 
+  /// A view's read: `cogs.ui[…]` (the first one makes the state's boundary).
+  @inlinable
+  public func uiRead<T>(_ signal: SignalHandle<T>) -> T {
+    withGuaranteed(signal.object(as: Cog<T>.self)) { cogs.ui[$0] }
+  }
+
+  @inlinable
+  public func uiRead<T>(_ computed: ComputedHandle<T>) -> T {
+    withGuaranteed(computed.object(as: Cog<T>.self)) { cogs.ui[$0] }
+  }
+
+  /// One registrar per boundary.
+  public var registrarCount: Int? { cogs.graph.boundaryCount }
+
   public func cleanup() {
     for r in built.live { r.cancel() }
     built.retire()
@@ -140,6 +156,12 @@ extension CogSystem: KeyedReactiveSystem {
   @inlinable
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
     withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs[$0[key]] }
+  }
+
+  /// A list row's read: `cogs.ui[box[key]]` (pins the key's row with a boundary).
+  @inlinable
+  public func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs.ui[$0[key]] }
   }
 
   /// Drops the key's row (if nothing observes it), as an app does when a key is gone.

@@ -18,8 +18,9 @@ import CogObservationBaseline
 @MainActor
 public final class ObservationSystem: ReactiveSystem {
   public nonisolated static var id: String { "observation" }
-  /// No memoized computeds and no equality cutoff; no staged turns.
-  public nonisolated static var capabilities: SystemCapabilities { [] }
+  /// No memoized computeds and no equality cutoff; no staged turns. UI reads: a view reads
+  /// the model's property under its `withObservationTracking`, as SwiftUI does.
+  public nonisolated static var capabilities: SystemCapabilities { .uiReads }
 
   @usableFromInline var batchDepth = 0
   @usableFromInline var isFlushing = false
@@ -34,10 +35,17 @@ public final class ObservationSystem: ReactiveSystem {
 
   public init() {}
 
+  /// `@Observable` objects made (one registrar each).
+  @usableFromInline var cells = 0
+
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
-    SignalHandle(handles.keep(ObservedCell(initial)))
+    cells += 1
+    return SignalHandle(handles.keep(ObservedCell(initial)))
   }
+
+  /// Every `@Observable` cell owns a registrar, read by the UI or not.
+  public var registrarCount: Int? { cells }
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
@@ -114,6 +122,7 @@ public final class ObservationSystem: ReactiveSystem {
   public func collect() {
     built.collect()
     handles.releaseAll()
+    cells = 0
   }
 }
 

@@ -40,43 +40,31 @@ public struct CogReactionContext {
 }
 
 /// A registered reaction. Cancelling releases its row, its edges and its body; cancelling
-/// twice, or after the context is gone, is harmless.
+/// twice, from any copy, or after the context is gone, is harmless. Dropping the handle does
+/// not cancel: the reaction lives until `cancel()` or the end of its context.
 @MainActor
-public final class CogReaction {
-  @usableFromInline weak var cogs: Cogs?
-  @usableFromInline let ref: SlotRef
-  public private(set) var isCancelled = false
+public struct CogReaction {
+  @usableFromInline let registration: CogRegistration
 
   @inlinable init(cogs: Cogs, ref: SlotRef) {
-    self.cogs = cogs
-    self.ref = ref
+    registration = CogRegistration(cogs: cogs, kind: .reaction, ref: ref)
   }
 
-  public func cancel() {
-    if isCancelled { return }
-    isCancelled = true
-    cogs?.graph.cancelReaction(ref)
-  }
+  public var isCancelled: Bool { registration.isCancelled }
+
+  public func cancel() { registration.cancel() }
 }
 
-/// Keeps a state's row alive until `end()`.
+/// Keeps a state's row alive until `end()` (any copy; ending twice is harmless).
 @MainActor
-public final class CogLease {
-  @usableFromInline weak var cogs: Cogs?
-  @usableFromInline let ref: SlotRef
-  public private(set) var isEnded = false
+public struct CogLease {
+  @usableFromInline let registration: CogRegistration
 
   @inlinable init(cogs: Cogs, ref: SlotRef) {
-    self.cogs = cogs
-    self.ref = ref
+    registration = CogRegistration(cogs: cogs, kind: .lease, ref: ref)
   }
 
-  public func end() {
-    if isEnded { return }
-    isEnded = true
-    guard let graph = cogs?.graph else { return }
-    graph.checkLive(ref)
-    graph.removeLease(ref.slot)
-    graph.collect()
-  }
+  public var isEnded: Bool { registration.isCancelled }
+
+  public func end() { registration.cancel() }
 }

@@ -45,6 +45,30 @@ extension Cogs {
     graph.asyncControl(of: cog.existing(in: graph))?.generation
   }
 
+  /// How many Observation boundaries (each with one `ObservationRegistrar`) this context owns.
+  @_spi(Testing) public var boundaryCount: Int { graph.boundaryCount }
+
+  /// Whether `cog`'s row has an Observation boundary.
+  @_spi(Testing) public func hasBoundary<T>(_ cog: Cog<T>) -> Bool {
+    graph.existingBoundary(of: cog.existing(in: graph)) != nil
+  }
+
+  /// Whether `ref`'s row has an Observation boundary.
+  @_spi(Testing) public func hasBoundary<T>(_ ref: CogRef<T>) -> Bool {
+    graph.existingBoundary(of: ref.name.existing(in: graph)) != nil
+  }
+
+  /// Boundaries plus live export subscriptions.
+  @_spi(Testing) public var watcherCount: Int { graph.maps.watchers }
+
+  /// Rows in the table, live and free (grows only when no free slot is left).
+  @_spi(Testing) public var rowTableCount: Int { graph.rows.count }
+
+  /// Registration handles (reactions, leases, exports) alive in the process.
+  @_spi(Testing) public static var liveRegistrationCount: Int {
+    registrationsAlive.load(ordering: .relaxed)
+  }
+
   /// How many descriptors and reactions this context keeps registered.
   @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.owners.count }
 

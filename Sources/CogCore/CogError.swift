@@ -20,6 +20,10 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
   /// An operation was started where it cannot run: `what` ("turn 'x' was started") and
   /// `context` ("inside turn 'y'", "while 'z' was running").
   case misplaced(what: String, context: String)
+  /// `Cogs.app` was used before `Cogs.setUpApp()` ran.
+  case appNotSetUp
+  /// `Cogs.setUpApp()` ran a second time.
+  case appSetUpTwice
 
   public var description: String {
     switch self {
@@ -40,10 +44,22 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
         + "must stop writing once the value settles (raise Cogs.scheduledTurnLimit for long "
         + "legitimate chains)"
     case .misplaced(let what, let context):
-      return "Cog: \(what) \(context); turns, reaction registrations and evictions run "
+      return "Cog: \(what) \(context); turns, reaction registrations, exports and evictions run "
         + "outside turns and bodies (a reaction schedules a later turn with c.turn)"
+    case .appNotSetUp:
+      return "Cog: the app context (Cogs.app) was used before Cogs.setUpApp(); call "
+        + "Cogs.setUpApp() once at launch, before any view or service reads it (tests and "
+        + "previews make their own isolated context with Cogs())"
+    case .appSetUpTwice:
+      return "Cog: Cogs.setUpApp() was called a second time; an app has one context, set up "
+        + "once at launch, so a second graph would split its state (tests and previews make "
+        + "isolated contexts with Cogs())"
     }
   }
+
+  /// Misuse that cannot be recovered from where it happened: stops the program with this
+  /// message. `fatalError`, not `preconditionFailure`, so that release builds print it too.
+  @inline(never) @usableFromInline package func stop() -> Never { fatalError(description) }
 }
 
 /// A value the runtime may serve for a state of this type that is read inside a cycle before

@@ -10,7 +10,8 @@ extension Graph {
   }
 
   /// Flush steps 1–2: every touched source whose staged value differs from its current one
-  /// takes it (flip of the value pair), gets a new `changedAt`, and pushes flags. No body runs.
+  /// takes it (flip of the value pair), gets a new `changedAt`, and pushes flags; a watched
+  /// source joins the roots (see `settleRoots`). No body runs.
   /// Returns whether any source changed.
   @inlinable @discardableResult
   package func publish() -> Bool {
@@ -27,6 +28,7 @@ extension Graph {
         revision &+= 1
         rows.changedAt[s] = revision
         propagate(from: s)
+        if _slowPath(!f.isDisjoint(with: .watched)) { addRoot(s) }
         any = true
       }
       i &+= 1
@@ -35,7 +37,7 @@ extension Graph {
     return any
   }
 
-  /// Flush steps 3–6 for reactions: sorts the queue into registration order and refreshes each
+  /// Flush step 6, the reactions: sorts the queue into registration order and refreshes each
   /// queued reaction, which runs its body only if a dependency really changed. Cold branches
   /// (computeds no reaction reads) stay flagged until something reads them.
   ///

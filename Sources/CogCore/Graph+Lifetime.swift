@@ -128,6 +128,13 @@ extension Graph {
     if rows.flags[s].contains(.cached) { uncache(s) }
   }
 
+  /// Ends the explicit lease `r` (a `CogLease`): the row may go now.
+  @inlinable package func endLease(_ r: SlotRef) {
+    checkLive(r)
+    removeLease(r.slot)
+    collect()
+  }
+
   /// Removes a lease; the row may be released when the operation ends.
   @inlinable package func removeLease(_ s: Slot) {
     rows.leases[s] -= 1

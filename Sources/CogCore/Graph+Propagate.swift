@@ -5,7 +5,8 @@ extension Graph {
   /// subscriber position is ever asked which dependency it came from (an array layout's
   /// subscriber entries do not know).
   ///
-  /// Newly flagged reactions go to the flush queue.
+  /// Newly flagged reactions go to the flush queue, newly flagged watched rows (a boundary or
+  /// an export) to the roots the flush settles first.
   @inlinable
   package func propagate(from source: Slot) {
     var p = edges.firstSub(of: source)
@@ -23,7 +24,7 @@ extension Graph {
       }
       f.insert(.dirty)
       rows.flags[n] = f
-      if f.contains(.reaction) { work.queue.append(n) }
+      if !f.isDisjoint(with: .hotRoot) { enqueueRoot(n, f) }
       if edges.hasSubscribers(n) { flagPending(below: n) }
     }
   }
@@ -48,7 +49,7 @@ extension Graph {
         }
         f.insert(.pending)
         rows.flags[n] = f
-        if f.contains(.reaction) { work.queue.append(n) }
+        if !f.isDisjoint(with: .hotRoot) { enqueueRoot(n, f) }
         let child = edges.firstSub(of: n)
         if !child.isNone {
           if !next.isNone { work.pushStack.append(PushFrame(dep: d, next: next)) }
@@ -64,6 +65,20 @@ extension Graph {
       p = frame.next
     }
   }
+}
+
+extension Graph {
+  /// A hot root was just flagged: a reaction joins the reaction queue, a watched row the
+  /// roots (see `settleRoots`). Push tests the `hotRoot` mask once per flagged row; this
+  /// second test runs only for rows that are roots.
+  @inlinable @inline(__always)
+  package func enqueueRoot(_ n: Slot, _ f: StateFlags) {
+    if f.contains(.reaction) { work.queue.append(n) } else { addRoot(n) }
+  }
+
+  /// A watched row joins the roots (out of line: push and publish carry only the call).
+  @inlinable @inline(never)
+  package func addRoot(_ n: Slot) { maps.roots.append(n) }
 }
 
 /// One level of the push's explicit stack: the row whose subscribers are being walked and the

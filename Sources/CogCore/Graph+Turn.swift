@@ -5,8 +5,10 @@
 #endif
 
 /// Turns (seed 000 §8): a turn's body stages writes; its flush publishes the sources that
-/// changed, settles the reactions that depend on them in registration order, and the turns
-/// those reactions scheduled run afterwards, first in first out, each with its own flush.
+/// changed (steps 1–2), settles the watched roots and tells their boundaries and exports
+/// (steps 3–5, `Graph+Boundaries.swift`), runs the reactions that depend on them in
+/// registration order (step 6), and the turns those reactions scheduled run afterwards, first
+/// in first out, each with its own flush.
 extension Graph {
   /// Runs one turn from outside (not from a turn, a body or a flush): `body` gets the turn's
   /// id for its writer. Small and inlined; the turn itself (`runTurn`) and the drain are
@@ -48,6 +50,7 @@ extension Graph {
       }
     #endif
     let changed = publish()
+    settleRootsIfWatched(changed: changed)
     runQueuedReactions(retryBlocked: changed)
     turns.isFlushing = false
     collect()
@@ -119,7 +122,7 @@ extension Graph {
   /// turn inside a turn): stops the program with the error's message. `fatalError`, not
   /// `preconditionFailure`, so that release builds print the message too.
   @inlinable @inline(never) package nonisolated func misuse(_ error: CogError) -> Never {
-    fatalError(error.description)
+    error.stop()
   }
 
   /// Whether an operation that must run outside turns and bodies (a turn, a reaction's

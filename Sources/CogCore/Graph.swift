@@ -95,6 +95,7 @@ package final class Graph<Edges: EdgeStore> {
   isolated deinit {
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
+    endExports()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -342,6 +343,21 @@ package struct ContextMaps {
   /// and tests inject a manual clock. Held by `Graph.clockOwner`, called unretained.
   @usableFromInline package var clock: Unmanaged<GraphClock>
   @usableFromInline package var liveRows: Int = 0
+  /// Observation boundaries, by the index in a row's `boundary` column: made on a row's
+  /// first UI read, pinned to the context (v1: the row keeps a lease for it).
+  @usableFromInline package var boundaries: [Boundary] = []
+  /// Export subscribers of each exported row (by slot index), in subscription order.
+  @usableFromInline package var exports: [Int32: [ExportSink]] = [:]
+  /// Watched rows (a boundary or an export) that push or publish reached in this flush:
+  /// settled, then told, before the reactions run (see `Graph+Boundaries.swift`). Here, not
+  /// with the reused work buffers: an empty array allocates nothing, so a context that
+  /// watches nothing pays nothing for it, not even at creation.
+  @usableFromInline package var roots: ContiguousArray<Slot> = []
+  /// Watched rows whose settle met a cycle: retried by the next flush that changes something.
+  @usableFromInline package var blockedRoots: [SlotRef] = []
+  /// Boundaries plus export subscribers: zero in a context that watches nothing, whose flush
+  /// then skips steps 3–5 after one check.
+  @usableFromInline package var watchers = 0
 
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }
 

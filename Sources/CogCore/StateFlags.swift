@@ -2,7 +2,7 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       .  .  .  vi as rl tc st rx cp sr hv ca cm pd dt
+///       .  ex ob vi as rl tc st rx cp sr hv ca cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
@@ -17,8 +17,11 @@
 ///  rl  released   the row is free
 ///  as  async      an async cog's row: it has an `AsyncRow` (see `Graph+Async.swift`)
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
+///  ob  observed   the row has an Observation boundary (a UI read made one): a hot root
+///  ex  exported   the row has export subscribers: a hot root
 /// ```
-/// CLEAN is "neither dirty nor pending". Bits 13–15 are free.
+/// CLEAN is "neither dirty nor pending". Bit 15 is free. `observed` and `exported` are
+/// set and cleared by `Graph+Boundaries.swift` only; push and publish read them (`hotRoot`).
 @frozen @usableFromInline
 package struct StateFlags: OptionSet, Sendable, Hashable {
   @usableFromInline package var rawValue: UInt16
@@ -37,6 +40,8 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable package static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
   @inlinable package static var async: StateFlags { StateFlags(rawValue: 1 << 11) }
   @inlinable package static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
+  @inlinable package static var observed: StateFlags { StateFlags(rawValue: 1 << 13) }
+  @inlinable package static var exported: StateFlags { StateFlags(rawValue: 1 << 14) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.
   @inlinable package static var stale: StateFlags { [.dirty, .pending] }
@@ -45,6 +50,12 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable package static var attention: StateFlags { [.dirty, .pending, .computing, .visiting] }
   /// A row on the way of the current pull: reading it again closes a cycle.
   @inlinable package static var inProgress: StateFlags { [.computing, .visiting] }
+  /// Rows the flush settles when push reaches them: reactions (run in step 6) and watched
+  /// rows (settled in step 3, their boundary and exports told in steps 4–5). One mask, so
+  /// that push tests one bit set per flagged row whether or not anything is watched.
+  @inlinable package static var hotRoot: StateFlags { [.reaction, .observed, .exported] }
+  /// Rows watched from outside the graph (a boundary or an export).
+  @inlinable package static var watched: StateFlags { [.observed, .exported] }
   /// Rows that run a body (computeds and reactions).
   @inlinable package static var runs: StateFlags { [.computed, .reaction] }
 }

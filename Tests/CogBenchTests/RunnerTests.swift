@@ -126,6 +126,31 @@ struct RunnerTests {
     #expect(first.stdout.contains("Missing counters"))
   }
 
+  @Test("registrars are recorded for the boundary cases: 12 for 1,000 states with 12 UI-read")
+  func registrarsRecorded() throws {
+    let dir = try temporaryDirectory()
+    let o = try CogBench.run(
+      [
+        "run", "--allow-debug", "--cases", "cog/boundary-registrars-1000,cog/steady-turn",
+        "--systems", "cog,observation", "--metrics", "registrars", "--output-dir", "out",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let file = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: dir + "/out").first {
+        $0.hasSuffix(".json")
+      })
+    let results = try #require(try readJSON(dir + "/out/" + file)["results"] as? [[String: Any]])
+    func registrars(_ id: String) -> Int? {
+      let r = results.first { $0["id"] as? String == id }
+      let metrics = r?["metrics"] as? [String: Any]
+      return (metrics?["registrars"] as? [String: Any])?["value"] as? Int
+    }
+    #expect(registrars("cog/boundary-registrars-1000@cog") == 12)
+    #expect(registrars("cog/boundary-registrars-1000@observation") == 100)
+    // Not a case with UI reads: nothing recorded.
+    #expect(registrars("cog/steady-turn@cog") == nil)
+  }
+
   @Test("check passes equal counts, and fails regressions (2) and improvements (4)")
   func checkBothWays() throws {
     let dir = try temporaryDirectory()

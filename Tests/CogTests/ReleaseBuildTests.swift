@@ -24,6 +24,9 @@ struct ReleaseBuildTests {
       ("react-in-turn", "reaction 'late' was registered inside turn 'outer'"),
       ("evict-in-turn", "evict was called inside turn 'outer'"),
       ("cycle-without-placeholder", "cycle between states: b → a → b"),
+      ("export-in-turn", "an export was started inside turn 'outer'"),
+      ("app-before-setup", "the app context (Cogs.app) was used before Cogs.setUpApp()"),
+      ("app-setup-twice", "Cogs.setUpApp() was called a second time"),
     ])
   func misuseMessages(scenario: String, message: String) throws {
     let run = try ReleaseProbe.shared.run(scenario)

@@ -52,6 +52,16 @@ func run(_ scenario: String) {
     late.value = b
     let cogs = Cogs()
     _ = try? cogs.read(b)
+  case "export-in-turn":
+    let count = Cog(0, label: "count")
+    let cogs = Cogs()
+    cogs.turn("outer") { _ in _ = cogs.export(count) }
+  case "app-before-setup":
+    let count = Cog(0)
+    print(Cogs.app[count])
+  case "app-setup-twice":
+    Cogs.setUpApp()
+    Cogs.setUpApp()
   case let s where s.hasPrefix("deep-chain-"):
     let depth = Int(s.dropFirst("deep-chain-".count))!
     let head = Cog(0, label: "head")

@@ -1,0 +1,101 @@
+import CogCore
+import CogEdgePool
+
+extension Cogs {
+  /// The values of `cog` as an `AsyncSequence`, for consumers outside the graph: its current
+  /// value first, then its value after every turn that changed it.
+  ///
+  /// ```swift
+  /// let counts = cogs.export(countCog)
+  /// Task { for await n in counts { print("count is now", n) } }
+  /// ```
+  ///
+  /// Each call is one subscriber with its own buffer, which keeps only the newest value: a
+  /// slow consumer never holds up a turn and skips the values it was too slow for, but always
+  /// gets the latest. The export keeps the state's row alive (a lease, so a `.whileObserved`
+  /// cog lives while exported) until the subscription ends: `cancel()`, cancelling the task
+  /// that iterates it, or dropping the sequence and its iterator. Ending twice is harmless;
+  /// the sequence finishes when the subscription ends or the context goes away.
+  @inlinable public func export<T: Sendable>(_ cog: Cog<T>) -> CogExport<T> { makeExport(cog) }
+
+  /// The values of the keyed state `ref` as an `AsyncSequence` (see `export(_:)` for cogs).
+  @inlinable public func export<T: Sendable>(_ ref: CogRef<T>) -> CogExport<T> {
+    makeExport(ref.name)
+  }
+
+  @inlinable func makeExport<N: StateName>(_ n: N) -> CogExport<N.Value>
+  where N.Edges == SharedEdgePool, N.Value: Sendable {
+    if _slowPath(!graph.canStartOperation) { graph.misplaced("an export was started") }
+    let s = n.resolve(in: graph)
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: N.Value.self, bufferingPolicy: .bufferingNewest(1))
+    let sink = ExportSink(
+      row: graph.ref(s),
+      offer: { base, index in
+        if let v = base.assumingMemoryBound(to: N.Value?.self)[index] { continuation.yield(v) }
+      },
+      finish: {
+        // Ended from here: no termination handler needed (it would only hop back to cancel
+        // what is already cancelled, holding the registration until it ran).
+        continuation.onTermination = nil
+        continuation.finish()
+      })
+    graph.addExport(sink)
+    let registration = ExportRegistration(cogs: self, sink: sink)
+    // Called on the consumer's side when its task is cancelled (or after `finish`).
+    continuation.onTermination = { [weak registration] _ in
+      guard let registration else { return }
+      Task { @MainActor in registration.cancel() }
+    }
+    _ = graph.read(n, .tracked)
+    graph.offer(s, to: sink)
+    return CogExport(stream: stream, registration: registration)
+  }
+}
+
+/// The values of one state for one outside subscriber (see `Cogs.export(_:)`). Copies share
+/// the subscription: cancelling any of them ends it, once.
+public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
+  public typealias Element = Value
+  public typealias Failure = Never
+
+  @usableFromInline let stream: AsyncStream<Value>
+  @usableFromInline let registration: ExportRegistration
+
+  @usableFromInline init(stream: AsyncStream<Value>, registration: ExportRegistration) {
+    self.stream = stream
+    self.registration = registration
+  }
+
+  /// The subscriber's iterator. Keeps the subscription while it is in use, even after the
+  /// sequence itself was dropped.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    @usableFromInline var base: AsyncStream<Value>.Iterator
+    @usableFromInline let registration: ExportRegistration
+
+    @usableFromInline init(base: AsyncStream<Value>.Iterator, registration: ExportRegistration) {
+      self.base = base
+      self.registration = registration
+    }
+
+    /// The next value: waits for a turn that changes the state; nil once the subscription
+    /// ended (or the task was cancelled).
+    @inlinable public mutating func next() async -> Value? { await base.next() }
+
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
+      await base.next(isolation: actor)
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: stream.makeAsyncIterator(), registration: registration)
+  }
+
+  /// Ends the subscription: its lease is returned, and iteration finishes. Harmless if it
+  /// already ended.
+  @MainActor public func cancel() { registration.cancel() }
+
+  /// Whether the subscription has ended.
+  @MainActor public var isCancelled: Bool { registration.isCancelled }
+}

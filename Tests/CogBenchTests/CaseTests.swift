@@ -633,13 +633,14 @@ struct AsyncCaseTests {
     let o = try CogBench.run(
       [
         "run", "--allow-debug", "--cases", "cog/async-stream", "--systems", "cog",
-        "--metrics", "allocations,graphBytes", "--output-dir", "out",
+        "--metrics", "retains,allocations,graphBytes", "--output-dir", "out",
       ], in: dir)
     #expect(o.status == 0, "\(o.stderr)")
     let result = try #require(writtenResult(o, in: dir))
     let json = try readJSON(result)
     let r = try #require((json["results"] as? [[String: Any]])?.first)
     #expect((r["metrics"] as? [String: Any])?["graphBytes"] != nil)  // recorded
+    #expect((r["metrics"] as? [String: Any])?["allocations"] != nil)
     let update = try CogBench.run(
       [
         "thresholds", "update", result, "--thresholds", "t.json", "--allow-debug",
@@ -647,7 +648,8 @@ struct AsyncCaseTests {
       ], in: dir)
     #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
     let values = try #require(try readJSON(dir + "/t.json")["values"] as? [String: Any])
-    #expect(values["cog/async-stream@cog allocations"] != nil)
+    #expect(values["cog/async-stream@cog retains"] != nil)
+    #expect(values["cog/async-stream@cog allocations"] == nil)
     #expect(values["cog/async-stream@cog graphBytes"] == nil)
     let check = try CogBench.run(
       ["check", result, "--thresholds", "t.json", "--allow-debug"], in: dir)

@@ -144,6 +144,16 @@ public struct CaseRegistry: Sendable {
     return binder.bound
   }
 
+  /// Every keyed case bound to `S`; the keyless cases are not applicable. For a variant that
+  /// differs from another system only in how it names keyed states (a reference layout): on
+  /// a keyless case it would measure that other system again.
+  @inlinable @MainActor
+  public static func bindKeyedOnly<S: KeyedReactiveSystem>(_: S.Type) -> [BoundCase] {
+    var binder = KeyedOnlyBinder<S>()
+    forEachCase(&binder)
+    return binder.bound
+  }
+
   private struct Collector: CaseVisitor {
     var registry = CaseRegistry()
     mutating func visit<C: BenchmarkCase>(_ c: C) {
@@ -212,6 +222,30 @@ struct KeyedBinder<S: KeyedReactiveSystem>: CaseVisitor {
       _bind(CaseInfo(c, needsKeyedBoxes: false), S.self) { system, size, checks in
         c.prepare(on: system, size: size, checks: checks)
       })
+  }
+
+  @inlinable
+  mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: true), S.self) { system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+}
+
+@usableFromInline
+@MainActor
+struct KeyedOnlyBinder<S: KeyedReactiveSystem>: CaseVisitor {
+  @usableFromInline var bound: [BoundCase] = []
+  @inlinable init() {}
+
+  @inlinable
+  mutating func visit<C: BenchmarkCase>(_ c: C) {
+    bound.append(
+      BoundCase(
+        info: CaseInfo(c, needsKeyedBoxes: false), systemID: S.id,
+        notApplicableReason: "a reference-layout variant: measured on keyed cases only",
+        prepare: { _, _ in nil }))
   }
 
   @inlinable

@@ -79,7 +79,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "dynamic/25-1000x5", "dynamic/3-5x500", "dynamic/6-100x15-dyn50",
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
       "cog/box-ref-creation",
-      "cog/propagation-arc", "cog/peak-memory-1000",
+      "cog/propagation-arc", "cog/peak-memory-1000", "cog/keyed-switch", "cog/dependency-churn",
       "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
     ]
 
@@ -103,7 +103,10 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
     #expect(update.count == 7)
     #expect(
       registry.cases.filter { $0.needsKeyedBoxes }.map(\.id)
-        == ["cog/keyed-diamond", "cog/key-churn", "cog/cache-steady-turn", "cog/box-ref-creation"])
+        == [
+          "cog/keyed-diamond", "cog/key-churn", "cog/cache-steady-turn", "cog/box-ref-creation",
+          "cog/keyed-switch",
+        ])
   }
 
   @Test(arguments: CaseTestSystems.all)

@@ -11,8 +11,9 @@ import Synchronization
 /// token is never reused. A reference may outlive every row of its key (it is a name, not a
 /// row), so freeing a token while a reference to it may exist would let that reference name
 /// another key. The table therefore grows by one entry per distinct key ever referenced
-/// (measured under key churn: `InternedKeyTests`, swift/0006-reference-layouts.md), and each
-/// context that reads the box keeps two words per token it has seen (`BoxRows`, `.tokens`).
+/// (measured under key churn: `ReferenceLayoutConformanceTests.internTableGrowth`, swift/0006),
+/// and each context that reads the box keeps a slot and a key per token it has seen (`BoxRows`,
+/// `.tokens`).
 
 /// A box's intern table: key → token and token → key, written under its lock when a key is
 /// interned; a reference made for a known key reads it under the same lock and writes nothing.

@@ -116,6 +116,11 @@ public protocol CaseDescription {
   /// recomputed node, the unit of ../shared/research/floor.md). The tests check it against
   /// Cog's run counter.
   var recomputesPerIteration: Int? { get }
+  /// Metrics (by raw name: `instructions`, `graphBytes`, …) whose counts this case cannot
+  /// repeat exactly, because they include work the runtime does on other threads (see
+  /// `AsyncCases.swift`). They are recorded and shown, but neither gated nor compared
+  /// exactly (`cog-bench check`, `thresholds update`, `same-counts`).
+  var variableMetrics: Set<String> { get }
 }
 
 extension CaseDescription {
@@ -123,6 +128,7 @@ extension CaseDescription {
   public var published: PublishedMeasure? { nil }
   public var steadyStateTargets: SteadyStateTargets { [] }
   public var recomputesPerIteration: Int? { nil }
+  public var variableMetrics: Set<String> { [] }
 }
 
 /// A case over the generic adapter. A case is a value (parameterized families are one type)

@@ -28,6 +28,11 @@ public struct CaseInfo: Sendable, Hashable {
   public var family: String { String(id.prefix { $0 != "/" }) }
   public var requirements: SystemCapabilities
   public var needsKeyedBoxes: Bool
+  /// Needs async cogs (`AsyncBenchmarkCase`): runs only where the main queue can be drained
+  /// from the measuring thread (the runner), see `MainActorJobs`.
+  public var needsAsync: Bool
+  /// See `CaseDescription.variableMetrics`.
+  public var variableMetrics: Set<String>
   public var published: PublishedMeasure?
   public var steadyStateTargets: SteadyStateTargets
   public var recomputesPerIteration: Int?
@@ -35,23 +40,27 @@ public struct CaseInfo: Sendable, Hashable {
   public init(
     id: String, summary: String, requirements: SystemCapabilities, needsKeyedBoxes: Bool,
     published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets,
-    recomputesPerIteration: Int? = nil
+    recomputesPerIteration: Int? = nil, needsAsync: Bool = false,
+    variableMetrics: Set<String> = []
   ) {
+    self.variableMetrics = variableMetrics
     self.id = id
     self.summary = summary
     self.requirements = requirements
     self.needsKeyedBoxes = needsKeyedBoxes
+    self.needsAsync = needsAsync
     self.published = published
     self.steadyStateTargets = steadyStateTargets
     self.recomputesPerIteration = recomputesPerIteration
   }
 
   @MainActor @inlinable
-  public init(_ c: some CaseDescription, needsKeyedBoxes: Bool) {
+  public init(_ c: some CaseDescription, needsKeyedBoxes: Bool, needsAsync: Bool = false) {
     self.init(
       id: c.id, summary: c.summary, requirements: c.requirements,
       needsKeyedBoxes: needsKeyedBoxes, published: c.published,
-      steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration)
+      steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration,
+      needsAsync: needsAsync, variableMetrics: c.variableMetrics)
   }
 }
 
@@ -90,6 +99,7 @@ public struct BoundCase {
 public protocol CaseVisitor {
   mutating func visit<C: BenchmarkCase>(_ c: C)
   mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C)
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C)
 }
 
 /// The typed list of every case. Ids are unique: registering a duplicate is a programming
@@ -125,6 +135,7 @@ public struct CaseRegistry: Sendable {
     DynamicCases.visit(&v)
     CogCases.visit(&v)
     SinkCases.visit(&v)
+    AsyncCases.visit(&v)
   }
 
   /// Every case bound to `S`; keyed cases are not applicable (use a concrete keyed type to get
@@ -154,6 +165,23 @@ public struct CaseRegistry: Sendable {
     return binder.bound
   }
 
+  /// The async cases bound to a system with async cogs. Kept apart from `bind`, whose
+  /// entries for them say "not applicable": `with(async:)` swaps these in, so that a system's
+  /// other cases are bound exactly as for any keyed system (the same specialization context
+  /// as the layout systems', which the calibration compares).
+  @inlinable @MainActor
+  public static func bindAsync<S: AsyncReactiveSystem>(_: S.Type) -> [BoundCase] {
+    var binder = AsyncBinder<S>()
+    forEachCase(&binder)
+    return binder.bound
+  }
+
+  /// `bound` with its async entries replaced by those of `async` (same ids).
+  public static func with(async: [BoundCase], in bound: [BoundCase]) -> [BoundCase] {
+    let byID = Dictionary(async.map { ($0.info.id, $0) }, uniquingKeysWith: { a, _ in a })
+    return bound.map { byID[$0.info.id] ?? $0 }
+  }
+
   private struct Collector: CaseVisitor {
     var registry = CaseRegistry()
     mutating func visit<C: BenchmarkCase>(_ c: C) {
@@ -161,6 +189,9 @@ public struct CaseRegistry: Sendable {
     }
     mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
       registry.add(CaseInfo(c, needsKeyedBoxes: true))
+    }
+    mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+      registry.add(CaseInfo(c, needsKeyedBoxes: false, needsAsync: true))
     }
   }
 }
@@ -208,6 +239,11 @@ struct PlainBinder<S: ReactiveSystem>: CaseVisitor {
         notApplicableReason: "the system has no keyed boxes (KeyedReactiveSystem)",
         prepare: { _, _ in nil }))
   }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
+  }
 }
 
 @usableFromInline
@@ -231,6 +267,41 @@ struct KeyedBinder<S: KeyedReactiveSystem>: CaseVisitor {
         c.prepare(on: system, size: size, checks: checks)
       })
   }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
+  }
+}
+
+/// Binds the async cases only (see `CaseRegistry.bindAsync`).
+@usableFromInline
+@MainActor
+struct AsyncBinder<S: AsyncReactiveSystem>: CaseVisitor {
+  @usableFromInline var bound: [BoundCase] = []
+  @inlinable init() {}
+
+  @inlinable mutating func visit<C: BenchmarkCase>(_ c: C) {}
+
+  @inlinable mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {}
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: false, needsAsync: true), S.self) {
+        system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+}
+
+@inlinable
+@MainActor
+func notApplicableAsync<C: AsyncBenchmarkCase>(_ c: C, _ systemID: String) -> BoundCase {
+  BoundCase(
+    info: CaseInfo(c, needsKeyedBoxes: false, needsAsync: true), systemID: systemID,
+    notApplicableReason: "the system has no async cogs (AsyncReactiveSystem)",
+    prepare: { _, _ in nil })
 }
 
 @usableFromInline
@@ -254,5 +325,10 @@ struct KeyedOnlyBinder<S: KeyedReactiveSystem>: CaseVisitor {
       _bind(CaseInfo(c, needsKeyedBoxes: true), S.self) { system, size, checks in
         c.prepare(on: system, size: size, checks: checks)
       })
+  }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
   }
 }

@@ -1,3 +1,4 @@
+import CogBenchCases
 import Foundation
 
 #if canImport(Glibc)
@@ -27,6 +28,8 @@ struct CogBench {
     """
 
   static func main() {
+    // This thread runs no main-queue job: the async cases may drain the main queue here.
+    MainActorJobs.isOutsideMainQueue = true
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
       print(usage)

@@ -203,8 +203,20 @@ struct CheckScope {
 
   func includes(system: String) -> Bool { systems?.matches(system) ?? true }
 
+  /// Whether the count `metric` of result `id` (`case@system`) is compared: its system and
+  /// metric are selected, and its case does not declare the metric variable
+  /// (`CaseDescription.variableMetrics`: counts that include other threads' work).
+  @MainActor
   func includes(id: String, metric: Metric) -> Bool {
     let system = id.split(separator: "@").last.map(String.init) ?? id
+    let caseID = id.split(separator: "@").first.map(String.init) ?? id
+    if CheckScope.variableMetrics[caseID]?.contains(metric.rawValue) == true { return false }
     return includes(system: system) && (metrics?.contains(metric) ?? true)
   }
+
+  /// Each case's variable metrics, from the registry.
+  @MainActor static let variableMetrics: [String: Set<String>] = Dictionary(
+    CaseCatalog.all.filter { !$0.variableMetrics.isEmpty }.map {
+      ($0.id, $0.variableMetrics)
+    }, uniquingKeysWith: { a, _ in a })
 }

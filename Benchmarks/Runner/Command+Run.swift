@@ -86,6 +86,9 @@ enum RunCommand {
       cases: cases, systems: systems, size: size, samples: samples, warmupSamples: warmup,
       metrics: Set(metrics))
     plan.timeBudgetNanoseconds = UInt64(budgetSeconds) * 1_000_000_000
+    // The checkout as it was when measuring began: the binary was built from it, and files
+    // edited during a long run are not what was measured.
+    let checkout = RunEnvironment.git()
     let measurer = Measurer(plan: plan)
     var pairs: [(CaseInfo, SystemEntry)] = []
     for c in cases {
@@ -142,7 +145,7 @@ enum RunCommand {
       }
     }
 
-    let environment = RunEnvironment.current(allocationSource: allocations.source)
+    let environment = RunEnvironment.current(allocationSource: allocations.source, git: checkout)
     let date = Date()
     var file = ResultFile(
       schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: size,

@@ -49,7 +49,9 @@ struct RunEnvironment: Codable {
   /// What is compiled into the runner: a change here changes what is measured.
   static let measuredPaths = ["Package.swift", "Sources", "Layouts", "Benchmarks"]
 
-  @MainActor static func current(allocationSource: AllocationProducer.Source) -> RunEnvironment {
+  @MainActor static func current(
+    allocationSource: AllocationProducer.Source, git: Git = git()
+  ) -> RunEnvironment {
     RunEnvironment(
       machine: Machine(
         cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
@@ -61,7 +63,7 @@ struct RunEnvironment: Codable {
         allocationCounter: allocationSource.rawValue,
         command: ProcessInfo.processInfo.environment["COG_BENCH_BUILD_COMMAND"] ?? "unknown",
         executableDigest: executableDigest()),
-      git: git())
+      git: git)
   }
 
   private static func cpuModel() -> String {
@@ -114,15 +116,17 @@ struct RunEnvironment: Codable {
     return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  private static func git() -> Git {
+  /// The measured paths' state in the checkout (taken when measuring begins).
+  static func git() -> Git {
     let commit = Shell.capture("git", ["rev-parse", "HEAD"]) ?? "none"
     guard
       let status = Shell.capture(
         "git", ["status", "--porcelain", "--untracked-files=all", "--"] + measuredPaths)
     else { return Git(commit: commit, dirty: true, changedFiles: ["(git status failed)"]) }
-    // `XY path` per line (the capture trims the first line's leading blank).
+    // `XY path` per line, X or Y blank (the capture also trims the first line's leading
+    // blank): the path follows the status letters.
     let files = status.split(separator: "\n").map {
-      $0.drop { $0 != " " }.trimmingWhitespace()
+      $0.trimmingWhitespace().drop { $0 != " " }.trimmingWhitespace()
     }
     return Git(commit: commit, dirty: !files.isEmpty, changedFiles: Array(files.prefix(20)))
   }

@@ -148,3 +148,19 @@ extension CogSystem: KeyedReactiveSystem {
     _ = withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs.evict($0[key]) }
   }
 }
+
+extension CogSystem: AsyncReactiveSystem {
+  /// A `.latest` async cog (`Cog<T>.Async`); a feed becomes a `.stream`.
+  @inlinable
+  public func latestComputed<T: Equatable & Sendable>(
+    initial: T, _ body: @escaping () -> BenchWork<T>
+  ) -> ComputedHandle<T> {
+    let cog = Cog<T>.Async(.latest, initial: initial) { (_: CogContext<T>) -> CogWork<T> in
+      switch body() {
+      case .run(let work): return .run(work)
+      case .stream(let feed): return .stream(feed.sequence)
+      }
+    }
+    return ComputedHandle(handles.keep(cog))
+  }
+}

@@ -165,7 +165,10 @@ package enum SystemBindings {
   /// The systems, in the order the runner lists them. Each entry names its system's concrete
   /// type in its own closure, so that binding is specialized there.
   @MainActor package static let all: [Entry] = [
-    Entry(CogSystem.self) { CaseRegistry.bind(CogSystem.self) },
+    Entry(CogSystem.self) {
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(CogSystem.self), in: CaseRegistry.bind(CogSystem.self))
+    },
     Entry(SimpleSystem.self) { CaseRegistry.bind(SimpleSystem.self) },
     Entry(ObjectGraphSystem.self) { CaseRegistry.bind(ObjectGraphSystem.self) },
     Entry(ObservationSystem.self) { CaseRegistry.bind(ObservationSystem.self) },

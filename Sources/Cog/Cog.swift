@@ -1,6 +1,7 @@
 import CogCore
 import CogEdgePool
 
+@_exported import struct CogCore.CogAsyncStatus
 @_exported import protocol CogCore.CogCyclePlaceholder
 @_exported import enum CogCore.CogError
 
@@ -38,6 +39,9 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   /// How long this cog's row lives in a context.
   public var lifetime: CogLifetime { CogLifetime(state.lifetime, cachePolicy: state.cachePolicy) }
+
+  /// A cog over a state made elsewhere (the async factories, `CogAsync.swift`).
+  @inlinable init(automaticState: KeylessState<Value, SharedEdgePool>) { state = automaticState }
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable

@@ -37,6 +37,12 @@ public struct CogContext<Value> {
     withGuaranteed(graph) { $0.read(ref.name, .peek) }
   }
 
+  /// Whether the async cog `cog` has work in flight, and its last failure (`.idle` for a cog
+  /// that is not async); depends on `cog` and on its status.
+  @inlinable public func status<T>(of cog: Cog<T>) -> CogAsyncStatus {
+    withGuaranteed(graph) { $0.readAsyncStatus(cog, .tracked) }
+  }
+
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
     withGuaranteed(graph) { g in

@@ -27,6 +27,12 @@ public struct CogReactionContext {
     withGuaranteed(graph) { $0.read(ref.name, .peek) }
   }
 
+  /// Whether the async cog `cog` has work in flight, and its last failure (`.idle` for a cog
+  /// that is not async); depends on `cog` and on its status.
+  @inlinable public func status<T>(of cog: Cog<T>) -> CogAsyncStatus {
+    withGuaranteed(graph) { $0.readAsyncStatus(cog, .tracked) }
+  }
+
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
   @inlinable public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
     let g = graph.takeUnretainedValue()

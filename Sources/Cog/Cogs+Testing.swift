@@ -15,6 +15,12 @@ extension Cogs {
     return s.isNone ? nil : s.raw
   }
 
+  /// The slot index of `cog`'s row, or nil when it has none.
+  @_spi(Testing) public func slotIndex<T>(of cog: Cog<T>) -> Int32? {
+    let s = cog.existing(in: graph)
+    return s.isNone ? nil : s.raw
+  }
+
   /// Traps (in debug builds) if `ref`'s row, as it was when `token` was taken, has since been
   /// released and its slot reused.
   @_spi(Testing) public func rowToken<T>(of ref: CogRef<T>) -> CogRowToken? {
@@ -27,6 +33,18 @@ extension Cogs {
   /// Whether the current operation met a cycle (its refreshes give up and its results are
   /// discarded): lets tests tell values read in a failing operation from glitches.
   @_spi(Testing) public var isFailingOperation: Bool { graph.isFailing }
+
+  /// The tasks of `cog`'s async work in flight, oldest first (tests await them to know that
+  /// an outcome has been handled); empty when it has none or is not async.
+  @_spi(Testing) public func asyncTasks<T>(of cog: Cog<T>) -> [Task<Void, Never>] {
+    graph.asyncControl(of: cog.existing(in: graph))?.tasks ?? []
+  }
+
+  /// The async generation of `cog`'s row (bumped by every `.latest` restart and by the
+  /// release), or nil when it has no async row.
+  @_spi(Testing) public func asyncGeneration<T>(of cog: Cog<T>) -> UInt32? {
+    graph.asyncControl(of: cog.existing(in: graph))?.generation
+  }
 
   /// How many descriptors and reactions this context keeps registered.
   @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.owners.count }

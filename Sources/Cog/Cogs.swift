@@ -75,6 +75,13 @@ public final class Cogs {
     try graph.readOperation(ref.name).get()
   }
 
+  /// Whether the async cog `cog` has work in flight, and its last failure; `.idle` for a cog
+  /// that is not async. Reads `cog` first (its body runs if its inputs changed, and starts its
+  /// work), then its status; inside a running body both reads are tracked.
+  @inlinable public func status<T>(of cog: Cog<T>) -> CogAsyncStatus {
+    graph.readAsyncStatus(cog, .tracked)
+  }
+
   // MARK: Turns
 
   /// Runs one turn: `body` stages writes through the writer; then the flush publishes the

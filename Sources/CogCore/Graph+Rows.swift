@@ -127,6 +127,7 @@ extension Graph {
       return
     }
     if f.contains(.cached) { uncache(s) }
+    if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
     let ti = rows.typeIndex[s]
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {

@@ -186,6 +186,12 @@ package struct TurnState<Edges: EdgeStore> {
     s.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
   }
 
+  /// The async machinery of each async row, by slot (see `Graph+Async.swift`): their outcomes
+  /// are turns. Kept here rather than in `ContextMaps`, whose allocation it would have moved to
+  /// the next size class (96 → 112 bytes: 16 more graph bytes in every case); this one stays
+  /// within its class (88 → 96).
+  @usableFromInline package var asyncRows: [Int32: any AsyncRowControl] = [:]
+
   /// How many of a drain's last turns name a reaction loop.
   @inlinable static var loopWindow: Int { 64 }
 

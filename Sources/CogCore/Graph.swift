@@ -93,6 +93,8 @@ package final class Graph<Edges: EdgeStore> {
   }
 
   isolated deinit {
+    // Work still in flight stops: its results have no context to land in.
+    for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()

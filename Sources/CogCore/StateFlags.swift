@@ -2,7 +2,7 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       .  .  .  vi .  rl tc st rx cp sr hv ca cm pd dt
+///       .  .  .  vi as rl tc st rx cp sr hv ca cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
@@ -15,9 +15,10 @@
 ///  st  staged     a source whose staged value differs from its current one (this turn)
 ///  tc  touched    a source written in this turn (in the touched list)
 ///  rl  released   the row is free
+///  as  async      an async cog's row: it has an `AsyncRow` (see `Graph+Async.swift`)
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
 /// ```
-/// CLEAN is "neither dirty nor pending". Bits 11 and 13–15 are free.
+/// CLEAN is "neither dirty nor pending". Bits 13–15 are free.
 @frozen @usableFromInline
 package struct StateFlags: OptionSet, Sendable, Hashable {
   @usableFromInline package var rawValue: UInt16
@@ -34,6 +35,7 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable package static var staged: StateFlags { StateFlags(rawValue: 1 << 8) }
   @inlinable package static var touched: StateFlags { StateFlags(rawValue: 1 << 9) }
   @inlinable package static var released: StateFlags { StateFlags(rawValue: 1 << 10) }
+  @inlinable package static var async: StateFlags { StateFlags(rawValue: 1 << 11) }
   @inlinable package static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.

@@ -33,6 +33,12 @@ package struct TurnHistory {
   /// never hashes or formats a string.
   @usableFromInline package private(set) var opNames: [StaticString] = []
   private var opIndex: [UnsafeRawPointer: UInt16] = [:]
+  /// The descriptor the next recorded turn is named after, or -1: an async cog's result
+  /// publishes in a turn named after the cog (see `Graph+Async.swift`). Consumed by `record`.
+  @usableFromInline package var nextOpState: Int32 = -1
+  /// Descriptors that name turns, by index (an op index at or above `stateOpBase` is one).
+  @usableFromInline package private(set) var stateOps: [Int32] = []
+  @usableFromInline package static var stateOpBase: UInt16 { 0x8000 }
 
   package init() { records.reserveCapacity(Self.capacity) }
 
@@ -42,7 +48,16 @@ package struct TurnHistory {
   ) {
     let key = UnsafeRawPointer(op.utf8Start)
     let index: UInt16
-    if let i = opIndex[key] {
+    if nextOpState >= 0 {
+      let state = nextOpState
+      nextOpState = -1
+      if let i = stateOps.firstIndex(of: state) {
+        index = Self.stateOpBase + UInt16(truncatingIfNeeded: i)
+      } else {
+        index = Self.stateOpBase + UInt16(truncatingIfNeeded: stateOps.count)
+        stateOps.append(state)
+      }
+    } else if let i = opIndex[key] {
       index = i
     } else {
       index = UInt16(truncatingIfNeeded: opNames.count)
@@ -70,13 +85,21 @@ package struct TurnHistory {
 
 #if DEBUG
   extension Graph {
+    /// An op's name: the static name a turn was started with, or the label of the state a
+    /// turn was named after (resolved now).
+    @inlinable package func historyOpName(_ op: UInt16) -> String {
+      if op < TurnHistory.stateOpBase { return "\(history.opNames[Int(op)])" }
+      let id = history.stateOps[Int(op - TurnHistory.stateOpBase)]
+      return owner(of: id)?.label ?? "state#\(id)"
+    }
+
     /// The debug history, oldest turn first: turn id, op name and the labels of up to four
     /// touched states, resolved now; a state whose row was released since shows as
     /// "(released)".
     @inlinable package var historyEntries: [(turn: UInt32, op: String, touched: [String])] {
       history.ordered.map { r in
         (
-          r.turn, "\(history.opNames[Int(r.op)])",
+          r.turn, historyOpName(r.op),
           r.touchedRefs.map { ref in
             rows.generation[ref.slot] != ref.generation
               || rows.flags[ref.slot].contains(.released)

@@ -81,6 +81,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000", "cog/keyed-switch", "cog/dependency-churn",
       "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
+      "cog/async-stream", "cog/async-latest-restart",
     ]
 
   @Test func everyCaseIsRegisteredOnceInOrder() {
@@ -115,7 +116,9 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
     #expect(bound.map(\.info.id) == Self.expectedIDs)
     #expect(bound.allSatisfy { $0.systemID == system })
     if CaseTestSystems.complete.contains(system) {
-      let notApplicable = bound.filter { $0.notApplicableReason != nil }.map(\.info.id)
+      // Async cases run in the runner only (AsyncCaseTests).
+      let notApplicable = bound.filter { $0.notApplicableReason != nil && !$0.info.needsAsync }
+        .map(\.info.id)
       #expect(notApplicable.isEmpty, "\(system) should run every case: \(notApplicable)")
     }
   }
@@ -128,7 +131,9 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
   @Test(arguments: CaseTestSystems.all)
   func everyCasePassesItsChecksAtQuickSize(system: String) {
     for bound in CaseTestSystems.bind(system) {
-      if bound.notApplicableReason != nil { continue }
+      // Async cases drain the main queue, which a test (a main-queue job) cannot: they run in
+      // the runner (AsyncCaseTests).
+      if bound.notApplicableReason != nil || bound.info.needsAsync { continue }
       let checks = CaseChecks()
       guard let prepared = bound.prepare(.quick, checks) else {
         Issue.record("\(bound.info.id) on \(system): prepare returned nil")
@@ -585,5 +590,61 @@ final class OracleBox<K: Hashable, T> {
   var nodes: [K: OracleComputed<T>] = [:]
   init(_ body: @escaping (K) -> T) where T: Equatable {
     makeNode = { key in OracleComputed { body(key) } }
+  }
+}
+
+// MARK: - Async cases, through the runner
+
+/// The async cases drain the main queue from the measuring thread, which only the runner's
+/// synchronous `main` can do; so they are checked by running `cog-bench` on them (debug build).
+@MainActor
+@Suite("Async cases", .serialized)
+struct AsyncCaseTests {
+  @Test("the async cases pass their checks on cog and are not applicable elsewhere")
+  func asyncCasesRunInTheRunner() throws {
+    let dir = try temporaryDirectory()
+    let o = try CogBench.run(
+      [
+        "run", "--allow-debug", "--cases", "cog/async-stream,cog/async-latest-restart",
+        "--systems", "cog,simple", "--metrics", "allocations,retains", "--output-dir", "out",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let json = try readJSON(try #require(writtenResult(o, in: dir)))
+    let results = try #require(json["results"] as? [[String: Any]])
+    let cog = results.filter { ($0["system"] as? String) == "cog" }
+    #expect(cog.count == 2, "\(results)")
+    for r in cog {
+      let checks = try #require(r["checks"] as? [String: Any])
+      #expect(checks["passed"] as? Bool == true, "\(r)")
+      let metrics = try #require(r["metrics"] as? [String: Any])
+      #expect(metrics["allocations"] != nil, "\(r)")
+    }
+  }
+
+  @Test("their variable counts are recorded but neither gated nor compared exactly")
+  func variableCountsAreNotGated() throws {
+    let dir = try temporaryDirectory()
+    let o = try CogBench.run(
+      [
+        "run", "--allow-debug", "--cases", "cog/async-stream", "--systems", "cog",
+        "--metrics", "allocations,graphBytes", "--output-dir", "out",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let result = try #require(writtenResult(o, in: dir))
+    let json = try readJSON(result)
+    let r = try #require((json["results"] as? [[String: Any]])?.first)
+    #expect((r["metrics"] as? [String: Any])?["graphBytes"] != nil)  // recorded
+    let update = try CogBench.run(
+      [
+        "thresholds", "update", result, "--thresholds", "t.json", "--allow-debug",
+        "--allow-dirty", "--merge",
+      ], in: dir)
+    #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
+    let values = try #require(try readJSON(dir + "/t.json")["values"] as? [String: Any])
+    #expect(values["cog/async-stream@cog allocations"] != nil)
+    #expect(values["cog/async-stream@cog graphBytes"] == nil)
+    let check = try CogBench.run(
+      ["check", result, "--thresholds", "t.json", "--allow-debug"], in: dir)
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
   }
 }

@@ -170,6 +170,7 @@ struct MeasurementIntegrityTests {
         atPath: "\(dir)/\(d)", withIntermediateDirectories: true)
     }
     try "a".write(toFile: "\(dir)/Sources/a.swift", atomically: true, encoding: .utf8)
+    try "a".write(toFile: "\(dir)/Sources/b.swift", atomically: true, encoding: .utf8)
     try "a".write(toFile: "\(dir)/impl/perf.md", atomically: true, encoding: .utf8)
     try git(["init", "-q"])
     try git(["add", "."])
@@ -192,6 +193,11 @@ struct MeasurementIntegrityTests {
     // A changed or new source file does.
     try "c".write(toFile: "\(dir)/Sources/new.swift", atomically: true, encoding: .utf8)
     #expect(try dirty() == (true, ["Sources/new.swift"]))
+    // Modified tracked files are named by their paths too, on every line of git's status
+    // (" M path": the first line's blank is trimmed by the capture, the others' are not).
+    try "d".write(toFile: "\(dir)/Sources/a.swift", atomically: true, encoding: .utf8)
+    try "d".write(toFile: "\(dir)/Sources/b.swift", atomically: true, encoding: .utf8)
+    #expect(try dirty() == (true, ["Sources/a.swift", "Sources/b.swift", "Sources/new.swift"]))
   }
 }
 

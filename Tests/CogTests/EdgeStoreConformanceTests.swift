@@ -27,6 +27,10 @@ struct EdgeStoreConformanceTests {
   @Test("a row read twice in a row is listed once", arguments: layouts)
   func repeatedRead(layout: EdgeLayout) { layout.store.repeatedRead() }
 
+  @Test(
+    "a run's first dependency read again between other reads is listed once", arguments: layouts)
+  func firstDependencyAgain(layout: EdgeLayout) { layout.store.firstDependencyAgain() }
+
   @Test("runs nest: an inner run's reads do not mix with the outer's", arguments: layouts)
   func nestedRuns(layout: EdgeLayout) { layout.store.nestedRuns() }
 
@@ -69,6 +73,7 @@ protocol EdgeStoreCase {
   static func steadyRunConfirms()
   static func changedRun()
   static func repeatedRead()
+  static func firstDependencyAgain()
   static func nestedRuns()
   static func removeAll()
   static func subscriberChurn()
@@ -185,6 +190,25 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
     #expect(lost.isSuperset(of: [3, 5]))
     for s in lost where s != 3 && s != 5 { #expect(store.hasSubscribers(Slot(s))) }
     #expect(store.liveEdgeCount == 5)
+    check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  /// kairo/unstable's shape: a source read before each read of a second row, which flips.
+  static func firstDependencyAgain() {
+    var store = make(rows: 10)
+    var orphaned = RawColumn<Slot>()
+    let alternate = { (x: Int, v: UInt32) in (0..<20).flatMap { _ in [(1, v), (x, v)] } }
+    run(&store, 9, reads: alternate(2, 1), orphaned: &orphaned)
+    #expect(deps(store, 9) == [1, 2])
+    #expect(store.liveEdgeCount == 2)
+    // The flip: the first run after it diverges at the second read.
+    run(&store, 9, reads: alternate(3, 2), orphaned: &orphaned)
+    #expect(deps(store, 9) == [1, 3])
+    #expect(versions(store, 9) == [2, 2])
+    #expect(subs(store, 1) == [9] && subs(store, 3) == [9] && subs(store, 2).isEmpty)
+    #expect(store.liveEdgeCount == 2)
     check(store, rows: 10)
     store.free()
     orphaned.free()

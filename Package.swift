@@ -58,9 +58,23 @@ let package = Package(
     .target(
       name: "CogEdgePool", dependencies: ["CogCore"], path: "Layouts/EdgePool",
       swiftSettings: coreSettings),
+    // The reference layouts (swift/0006-reference-layouts.md): key storage shared by the three,
+    // then one target each; the app binding uses the inline one.
     .target(
-      name: "Cog", dependencies: ["CogCore", "CogEdgePool"], path: "Sources/Cog",
+      name: "CogKeySupport", dependencies: ["CogCore"], path: "Layouts/KeySupport",
       swiftSettings: coreSettings),
+    .target(
+      name: "CogInlineKey", dependencies: ["CogCore", "CogKeySupport"], path: "Layouts/InlineKey",
+      swiftSettings: coreSettings),
+    .target(
+      name: "CogInternedKey", dependencies: ["CogCore", "CogKeySupport"],
+      path: "Layouts/InternedKey", swiftSettings: coreSettings),
+    .target(
+      name: "CogTypedKey", dependencies: ["CogCore", "CogKeySupport"], path: "Layouts/TypedKey",
+      swiftSettings: coreSettings),
+    .target(
+      name: "Cog", dependencies: ["CogCore", "CogEdgePool", "CogKeySupport", "CogInlineKey"],
+      path: "Sources/Cog", swiftSettings: coreSettings),
     // The other edge layouts the workbench compares (swift/0003-edge-layouts.md).
     .target(
       name: "CogLayoutSupport", dependencies: ["CogCore"], path: "Layouts/Support",
@@ -73,7 +87,9 @@ let package = Package(
       path: "Layouts/InlineOverflow", swiftSettings: coreSettings),
     // The workbench's binding of the core to any layout (layout systems and layout tests).
     .target(
-      name: "CogLayoutBinding", dependencies: ["CogCore"], path: "Layouts/Binding",
+      name: "CogLayoutBinding",
+      dependencies: ["CogCore", "CogKeySupport", "CogInlineKey", "CogInternedKey", "CogTypedKey"],
+      path: "Layouts/Binding",
       swiftSettings: coreSettings),
 
     // MARK: Workbench
@@ -90,7 +106,8 @@ let package = Package(
       dependencies: [
         "Cog", "CogCore", "CogBenchCases", "CogSimpleCore", "CogObjectGraph",
         "CogObservationBaseline", "CogEdgePool", "CogPrefixArrays", "CogInlineOverflow",
-        "CogLayoutSupport", "CogLayoutBinding",
+        "CogLayoutSupport", "CogLayoutBinding", "CogKeySupport", "CogInlineKey", "CogInternedKey",
+        "CogTypedKey",
       ],
       path: "Benchmarks/Systems", swiftSettings: coreSettings),
     .target(
@@ -114,7 +131,7 @@ let package = Package(
       name: "CogTests",
       dependencies: [
         "Cog", "CogSimpleCore", "CogLayoutBinding", "CogEdgePool", "CogPrefixArrays",
-        "CogInlineOverflow",
+        "CogInlineOverflow", "CogKeySupport", "CogInlineKey", "CogInternedKey", "CogTypedKey",
       ],
       path: "Tests/CogTests"),
     .testTarget(

@@ -10,16 +10,27 @@
 # unavailable, never as 0; allocations fall back to the in-process malloc interposer), and
 # says again at the end, next to the table, which counters are missing and why.
 #
+# Usage: scripts/compare.sh [m6]
+#   (no argument)  the quick suite on every system: the main record (impl/perf.md)
+#   m6             the M6 layout comparison (issue 12, swift/0006-reference-layouts.md): `cog`
+#                  and every layout system `cog[<edges>+<references>]` (every edge layout with
+#                  inline references on every case; the interned and generic references with
+#                  the pool on the keyed cases), every metric, one result file under
+#                  Results/m6/, rendered into the record's "M6 comparison" section. Takes at
+#                  most COG_BENCH_DEADLINE seconds (default 900 for m6), the build included.
+#
 # Environment:
 #   COG_BENCH_SIZE        quick (default) or full
-#   COG_BENCH_SYSTEMS     systems to measure (ids or globs, comma-separated; default: all)
+#   COG_BENCH_SYSTEMS     systems to measure (ids or globs, comma-separated; default: all;
+#                         m6: cog*)
 #   COG_BENCH_CASES       cases to measure (default: all)
 #   COG_BENCH_SCRATCH     SwiftPM scratch path (default: .build)
-#   COG_BENCH_OUTPUT_DIR  where the result file goes (default: Results/runs). The record is
-#                         rendered only from Results/runs: a result elsewhere is not the record.
+#   COG_BENCH_OUTPUT_DIR  where the result file goes (default: Results/runs; m6: Results/m6). The record is
+#                         rendered only from Results/runs (its M6 section from Results/m6): a
+#                         result elsewhere is not the record.
 #   COG_NO_JEMALLOC       set to build with the in-process malloc counter instead of jemalloc
 #   COG_NO_INSTALL        set to never install packages (only say what is missing)
-#   COG_BENCH_DEADLINE    seconds the whole script may take (default 540): the callgrind phase
+#   COG_BENCH_DEADLINE    seconds the whole script may take (default 540; m6: 900): the callgrind phase
 #                         counts the regions that fit in what is left after the native phases
 #                         and records the others as unavailable with their estimate
 # A run with COG_BENCH_SYSTEMS or COG_BENCH_CASES is partial: it is kept, and listed in
@@ -30,10 +41,31 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 start=$SECONDS
+mode="${1:-main}"
+case "$mode" in
+  main | m6) ;;
+  -h | --help)
+    sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "compare.sh: unknown mode '$mode' (expected no argument, or m6; see --help)" >&2
+    exit 1
+    ;;
+esac
 size="${COG_BENCH_SIZE:-quick}"
-deadline="${COG_BENCH_DEADLINE:-540}"
 scratch="${COG_BENCH_SCRATCH:-.build}"
-output_dir="${COG_BENCH_OUTPUT_DIR:-Results/runs}"
+if [[ "$mode" == m6 ]]; then
+  deadline="${COG_BENCH_DEADLINE:-900}"
+  output_dir="${COG_BENCH_OUTPUT_DIR:-Results/m6}"
+  # `cog*` selects `cog` (the wall-time reference) and every `cog[…]` layout system; the
+  # reference-layout systems bind the keyed cases only, so this is exactly the M6 set.
+  systems="${COG_BENCH_SYSTEMS:-cog*}"
+else
+  deadline="${COG_BENCH_DEADLINE:-540}"
+  output_dir="${COG_BENCH_OUTPUT_DIR:-Results/runs}"
+  systems="${COG_BENCH_SYSTEMS:-}"
+fi
 
 # 1. What the counters need: libjemalloc-dev for the allocation counter, valgrind (its
 # callgrind.h at build time, the valgrind command at run time) for instruction counts.
@@ -96,7 +128,7 @@ bin="$("${build[@]}" --show-bin-path)/cog-bench"
 left=$(( deadline - (SECONDS - start) - 20 ))
 if (( left < 60 )); then left=60; fi
 args=(run --size "$size" --finish-within "$left" --output-dir "$output_dir")
-[[ -n "${COG_BENCH_SYSTEMS:-}" ]] && args+=(--systems "$COG_BENCH_SYSTEMS")
+[[ -n "$systems" ]] && args+=(--systems "$systems")
 [[ -n "${COG_BENCH_CASES:-}" ]] && args+=(--cases "$COG_BENCH_CASES")
 
 out="$(mktemp)"
@@ -111,11 +143,12 @@ if [[ -z "$result" ]]; then
   exit "$(( status == 0 ? 1 : status ))"
 fi
 
-# 4. Render the record from the result files (only from Results/runs: the record's home),
-# then print the table and, beside it, what could not be counted.
-if [[ "$output_dir" == "Results/runs" ]]; then
-  "$bin" render >&2
+# 4. Render the record from the result files (only from Results/runs and Results/m6: the
+# record's home), then print the table and, beside it, what could not be counted.
+if [[ "$output_dir" == "Results/runs" || "$output_dir" == "Results/m6" ]]; then
+  "$bin" render --m6-dir Results/m6 >&2
   rendered="rendered impl/perf.md"
+  if [[ "$mode" == m6 ]]; then rendered+=" (its M6 comparison from $result)"; fi
 else
   rendered="not rendered (the record is rendered from Results/runs only)"
 fi

@@ -155,6 +155,16 @@ public struct CaseRegistry: Sendable {
     return binder.bound
   }
 
+  /// Every keyed case bound to `S`; the keyless cases are not applicable. For a variant that
+  /// differs from another system only in how it names keyed states (a reference layout): on
+  /// a keyless case it would measure that other system again.
+  @inlinable @MainActor
+  public static func bindKeyedOnly<S: KeyedReactiveSystem>(_: S.Type) -> [BoundCase] {
+    var binder = KeyedOnlyBinder<S>()
+    forEachCase(&binder)
+    return binder.bound
+  }
+
   /// The async cases bound to a system with async cogs. Kept apart from `bind`, whose
   /// entries for them say "not applicable": `with(async:)` swaps these in, so that a system's
   /// other cases are bound exactly as for any keyed system (the same specialization context
@@ -293,4 +303,33 @@ func notApplicableAsync<C: AsyncBenchmarkCase>(_ c: C, _ systemID: String) -> Bo
     info: CaseInfo(c, needsKeyedBoxes: false, needsAsync: true), systemID: systemID,
     notApplicableReason: "the system has no async cogs (AsyncReactiveSystem)",
     prepare: { _, _ in nil })
+}
+
+@usableFromInline
+@MainActor
+struct KeyedOnlyBinder<S: KeyedReactiveSystem>: CaseVisitor {
+  @usableFromInline var bound: [BoundCase] = []
+  @inlinable init() {}
+
+  @inlinable
+  mutating func visit<C: BenchmarkCase>(_ c: C) {
+    bound.append(
+      BoundCase(
+        info: CaseInfo(c, needsKeyedBoxes: false), systemID: S.id,
+        notApplicableReason: "a reference-layout variant: measured on keyed cases only",
+        prepare: { _, _ in nil }))
+  }
+
+  @inlinable
+  mutating func visitKeyed<C: KeyedBenchmarkCase>(_ c: C) {
+    bound.append(
+      _bind(CaseInfo(c, needsKeyedBoxes: true), S.self) { system, size, checks in
+        c.prepare(on: system, size: size, checks: checks)
+      })
+  }
+
+  @inlinable
+  mutating func visitAsync<C: AsyncBenchmarkCase>(_ c: C) {
+    bound.append(notApplicableAsync(c, S.id))
+  }
 }

@@ -17,6 +17,8 @@ public enum CogCases {
     v.visitKeyed(CogBoxRefCreation())
     v.visit(CogPropagationARC())
     v.visit(CogPeakMemory1000())
+    v.visitKeyed(CogKeyedSwitch())
+    v.visit(CogDependencyChurn())
     visitBoundaryCases(&v)
   }
 }

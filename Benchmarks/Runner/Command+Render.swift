@@ -6,7 +6,7 @@ enum RenderCommand {
   static let help = """
     usage: cog-bench render [RESULT.json ...] [--results-dir DIR] [--out PATH]
                             [--history PATH] [--charts DIR] [--notes PATH]
-                            [--profiles DIR]
+                            [--profiles DIR] [--m6-dir DIR]
 
     Renders the performance record from result files only (never typed numbers):
       --out       impl/perf.md: environment, a table per family (case × system) with ratios
@@ -18,6 +18,9 @@ enum RenderCommand {
                   (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
       --history   impl/perf-history.md: the numbers of older result files (retired)
       --charts    impl/charts: one SVG bar chart per family
+      --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
+                  result file there is the record's "M6 comparison" section (the layout
+                  variants side by side; a partial run by design, never the main record)
     Without RESULT arguments it reads every *.json in --results-dir (default Results/runs).
     The newest COMPLETE run per size is current: every case, every system and every metric
     (what scripts/compare.sh measures; an unavailable counter is a gap, not a partial run).
@@ -29,7 +32,7 @@ enum RenderCommand {
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
       arguments,
-      valueOptions: ["results-dir", "out", "history", "charts", "notes", "profiles"],
+      valueOptions: ["results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir"],
       flagOptions: [])
     if a.has("help") {
       print(help)
@@ -40,6 +43,7 @@ enum RenderCommand {
     let chartsDir = a["charts"] ?? "impl/charts"
     let notesPath = a["notes"] ?? "impl/perf-notes.md"
     let profilesDir = a["profiles"] ?? "Results/profiles"
+    let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
     var paths = a.positionals
     if paths.isEmpty {
       let dir = a["results-dir"] ?? "Results/runs"
@@ -71,7 +75,7 @@ enum RenderCommand {
     var charts: [(String, Data)] = []
     let chartsRelative = relativePath(from: out, to: chartsDir)
     let md = PerfMarkdown.render(
-      current: ordered, profiles: profiles, notes: notes, notesPath: notesPath,
+      current: ordered, profiles: profiles, m6: m6, notes: notes, notesPath: notesPath,
       chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     for (name, data) in charts { try FileOutput.replace(data, at: "\(chartsDir)/\(name)") }

@@ -12,8 +12,10 @@ import CogPrefixArrays
 /// of the public API. `cog[pool,inline]` binds the same layouts as `cog`: equal counts prove
 /// that this system measures the layouts and not itself (the calibration in the record).
 @MainActor
-package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout>: ReactiveSystem {
-  package nonisolated static var id: String { "cog[\(Edges.layoutName)+inline]" }
+package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: ReferenceLayout>:
+  ReactiveSystem
+{
+  package nonisolated static var id: String { "cog[\(Edges.layoutName)+\(Refs.layoutName)]" }
   package nonisolated static var capabilities: SystemCapabilities { .all }
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
@@ -116,14 +118,14 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout>: ReactiveSy
 extension LayoutSystem: KeyedReactiveSystem {
   @inlinable
   package func box<K: Hashable, T: Equatable>(_ body: @escaping (K) -> T) -> KeyedHandle<K, T> {
-    KeyedHandle(handles.keep(LayoutBox<K, T, Edges> { key, _ in body(key) }))
+    KeyedHandle(handles.keep(LayoutBox<K, T, Edges, Refs> { key, _ in body(key) }))
   }
 
   @inlinable
   package func cachedBox<K: Hashable, T: Equatable>(limit: Int, _ body: @escaping (K) -> T)
     -> KeyedHandle<K, T>
   {
-    let box = LayoutBox<K, T, Edges>(
+    let box = LayoutBox<K, T, Edges, Refs>(
       lifetime: .cache, cachePolicy: (limit, .seconds(86_400))
     ) { key, _ in body(key) }
     return KeyedHandle(handles.keep(box))
@@ -131,12 +133,12 @@ extension LayoutSystem: KeyedReactiveSystem {
 
   @inlinable
   package func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
-    withGuaranteed(box.object(as: LayoutBox<K, T, Edges>.self)) { cogs[$0[key]] }
+    withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs[$0, key] }
   }
 
   @inlinable
   package func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
-    _ = withGuaranteed(box.object(as: LayoutBox<K, T, Edges>.self)) { cogs.evict($0[key]) }
+    _ = withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs.evict($0, key) }
   }
 }
 
@@ -171,13 +173,23 @@ package enum SystemBindings {
     Entry(ObjectGraphSystem.self) { CaseRegistry.bind(ObjectGraphSystem.self) },
     Entry(ObservationSystem.self) { CaseRegistry.bind(ObservationSystem.self) },
     // The layout comparison: the core bound to each edge layout (swift/0003-edge-layouts.md).
-    Entry(LayoutSystem<SharedEdgePool>.self) {
-      CaseRegistry.bind(LayoutSystem<SharedEdgePool>.self)
+    Entry(LayoutSystem<SharedEdgePool, InlineReferences>.self) {
+      CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self)
     },
-    Entry(LayoutSystem<PrefixArrays>.self) { CaseRegistry.bind(LayoutSystem<PrefixArrays>.self) },
+    Entry(LayoutSystem<PrefixArrays, InlineReferences>.self) {
+      CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self)
+    },
     // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
-    Entry(LayoutSystem<InlineOverflow<2>>.self) {
-      CaseRegistry.bind(LayoutSystem<InlineOverflow<2>>.self)
+    Entry(LayoutSystem<InlineOverflow<2>, InlineReferences>.self) {
+      CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self)
+    },
+    // The reference layouts with the pool, on the keyed cases (the M6 set; keyless cases do
+    // not read references, so they would measure `cog[pool+inline]` again).
+    Entry(LayoutSystem<SharedEdgePool, InternedReferences>.self) {
+      CaseRegistry.bindKeyedOnly(LayoutSystem<SharedEdgePool, InternedReferences>.self)
+    },
+    Entry(LayoutSystem<SharedEdgePool, TypedReferences>.self) {
+      CaseRegistry.bindKeyedOnly(LayoutSystem<SharedEdgePool, TypedReferences>.self)
     },
   ]
 

@@ -52,29 +52,39 @@ extension LayoutCog: StateName {
   }
 }
 
-/// A keyed box of the layout binding (inline `AnyHashable` references; see `CogBox`).
+/// A keyed box of the layout binding, in the reference layout `Refs` (see `ReferenceLayout`):
+/// the layout's own box behind an unretained handle, so that a read costs no reference
+/// counting.
 @usableFromInline
-package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore>: @unchecked Sendable {
-  @usableFromInline let core: KeyedBox<Key, Value, Edges>
+package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore, Refs: ReferenceLayout>:
+  @unchecked Sendable
+{
+  @usableFromInline let core: AnyObject
+  @usableFromInline let unmanaged: Unmanaged<AnyObject>
 
   @inlinable package init(
     label: String = "", lifetime: RowLifetime = .context,
     cachePolicy: (limit: Int, retention: Duration)? = nil,
     _ body: @escaping @MainActor (Key, LayoutContext<Value, Edges>) -> Value
   ) where Value: Equatable {
-    core = KeyedBox(
+    core = Refs.makeBox(
       label: label, lifetime: lifetime, cachePolicy: cachePolicy,
-      { key, graph, slot in body(key, LayoutContext(graph: graph, slot: slot)) },
+      { (key: Key, graph: Graph<Edges>, slot) in body(key, LayoutContext(graph: graph, slot: slot))
+      },
       same: equatableEquals)
+    unmanaged = Unmanaged.passUnretained(core)
   }
 
-  @inlinable package subscript(key: Key) -> LayoutRef<Value, Edges> {
-    LayoutRef(name: InlineKeyName(box: core, key: AnyHashable(key)))
+  /// Reads `key`'s state (`mode`) in `graph`: the layout's reference, through the core's one
+  /// typed read.
+  @MainActor @inlinable @inline(__always)
+  func read(_ key: Key, in graph: Graph<Edges>, _ mode: ReadMode) -> Value {
+    Refs.read(unmanaged, key, as: Value.self, in: graph, mode)
   }
-}
 
-/// A value reference of the layout binding: a box and a key.
-@usableFromInline package struct LayoutRef<Value, Edges: EdgeStore> {
-  @usableFromInline let name: InlineKeyName<Value, Edges>
-  @inlinable init(name: InlineKeyName<Value, Edges>) { self.name = name }
+  /// `key`'s existing row in `graph`, or `.none`.
+  @MainActor @inlinable
+  func existing(_ key: Key, in graph: Graph<Edges>) -> Slot {
+    Refs.existing(unmanaged, key, as: Value.self, in: graph)
+  }
 }

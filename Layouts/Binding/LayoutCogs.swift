@@ -25,8 +25,8 @@ import CogCore
   package var liveRowCount: Int { graph.liveRowCount }
 
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T { graph.read(cog, .tracked) }
-  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
-    graph.read(ref.name, .tracked)
+  @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
+    box.read(key, in: graph, .tracked)
   }
   @inlinable package func read<T>(_ cog: LayoutCog<T, Edges>) throws(CogError) -> T {
     try graph.readOperation(cog).get()
@@ -51,12 +51,12 @@ import CogCore
   @inlinable package func hasRow<T>(_ cog: LayoutCog<T, Edges>) -> Bool {
     !cog.existing(in: graph).isNone
   }
-  @inlinable package func hasRow<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
-    !ref.name.existing(in: graph).isNone
+  @inlinable package func hasRow<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> Bool {
+    !box.existing(key, in: graph).isNone
   }
   @discardableResult
-  @inlinable package func evict<T>(_ ref: LayoutRef<T, Edges>) -> Bool {
-    graph.evict(ref.name.existing(in: graph))
+  @inlinable package func evict<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> Bool {
+    graph.evict(box.existing(key, in: graph))
   }
 }
 

@@ -14,11 +14,14 @@ import CogCore
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
     withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
-  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+  @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
+    withGuaranteed(graph) { box.read(key, in: $0, .tracked) }
   }
   @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
     withGuaranteed(graph) { $0.read(cog, .peek) }
+  }
+  @inlinable package func peek<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> T {
+    withGuaranteed(graph) { box.read(key, in: $0, .peek) }
   }
   @inlinable package var curr: Value? {
     withGuaranteed(graph) { g in
@@ -41,11 +44,14 @@ import CogCore
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
     withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
-  @inlinable package subscript<T>(ref: LayoutRef<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+  @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
+    withGuaranteed(graph) { box.read(key, in: $0, .tracked) }
   }
   @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
     withGuaranteed(graph) { $0.read(cog, .peek) }
+  }
+  @inlinable package func peek<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> T {
+    withGuaranteed(graph) { box.read(key, in: $0, .peek) }
   }
   @inlinable package func turn(
     _ name: StaticString, _ body: @escaping (LayoutWriter<Edges>) -> Void

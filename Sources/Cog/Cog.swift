@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 @_exported import struct CogCore.CogAsyncStatus
 @_exported import protocol CogCore.CogCyclePlaceholder

@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 /// A family of automatic cogs, one per key, sharing one compute body:
 /// ```swift
@@ -9,7 +10,7 @@ import CogEdgePool
 /// `box[key]` makes a value reference (`CogRef`): a name, not a row. It allocates nothing;
 /// rows are created on first read in a context and may be released by their lifetime.
 public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
-  @usableFromInline let core: KeyedBox<Key, Value, SharedEdgePool>
+  @usableFromInline let core: InlineBox<Key, Value, SharedEdgePool>
   public let lifetime: CogLifetime
 
   /// A keyed box whose rows compare results with `==`.
@@ -19,7 +20,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
   ) where Value: Equatable {
     self.lifetime = lifetime
-    core = KeyedBox(
+    core = InlineBox(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       { key, graph, slot in body(key, CogContext(graph: graph, slot: slot)) }, same: equatableEquals
     )
@@ -33,7 +34,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
   ) {
     self.lifetime = lifetime
-    core = KeyedBox(
+    core = InlineBox(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       { key, graph, slot in body(key, CogContext(graph: graph, slot: slot)) },
       same: { old, new in
@@ -43,7 +44,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
   }
 
   /// The descriptor's process-wide id (for the workbench and tests).
-  package var id: Int32 { core.id }
+  package var id: Int32 { core.state.id }
 
   /// The box's label (given, or `CogBox<Key, Value>#id`).
   public var label: String { core.label }

@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 /// What an automatic cog's body sees: tracked reads (`c[x]`), untracked reads (`c.peek(x)`)
 /// and its own previous value (`c.curr`).

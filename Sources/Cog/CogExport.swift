@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 extension Cogs {
   /// The values of `cog` as an `AsyncSequence`, for consumers outside the graph: its current

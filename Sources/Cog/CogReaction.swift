@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 /// What a reaction's body sees: tracked reads, untracked reads, and `turn` to schedule writes
 /// (they run as later turns, first in first out, after the current flush).

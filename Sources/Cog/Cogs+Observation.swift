@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 extension Cogs {
   /// UI reads: what a SwiftUI view's `body` (or any code running under Observation tracking:

@@ -1,4 +1,5 @@
 import CogCore
+import CogInlineKey
 
 /// Hooks for the runtime's own tests: row identity is not public API.
 extension Cogs {

@@ -1,5 +1,6 @@
 import CogCore
 import CogEdgePool
+import CogInlineKey
 
 /// The context that owns every state of an app (or of one test or preview): one table of rows
 /// over which turns, reads and reactions run. Confined to the main actor: no locks, no

@@ -44,7 +44,7 @@ extension Graph {
     setOwner(AsyncStatusOwner(label: "\(describe(s)).status"), for: id)
     let st = allocateRow(
       kind: .source, descriptor: id, typeIndex: ti, valueIndex: pair, behavior: nil,
-      lifetime: .context, key: nil)
+      lifetime: .context)
     let row = AsyncRow(graph: self, slot: s, statusSlot: st, spec: spec)
     turns.asyncRows[s.raw] = row
     rows.flags[s].insert(.async)

@@ -53,8 +53,11 @@ extension Graph {
   }
 
   @inlinable package func describe(_ s: Slot) -> String {
-    let label = owner(of: rows.descriptor[s])?.label ?? "state#\(rows.descriptor[s])"
-    if let key = rows.keyOf[s] { return "\(label)[\(key.base)]" }
+    let id = rows.descriptor[s]
+    let label = owner(of: id)?.label ?? "state#\(id)"
+    if let index = maps.keyIndexes[id] {
+      return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
+    }
     return label
   }
 

@@ -41,7 +41,7 @@ extension Graph {
     setOwner(owner, for: id)
     return allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
-      valueIndex: pair, behavior: behavior, lifetime: lifetime, key: nil)
+      valueIndex: pair, behavior: behavior, lifetime: lifetime)
   }
 
   /// Stores a computed row's new value unless `same(old, new)`; returns whether it changed.

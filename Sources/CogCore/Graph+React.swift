@@ -12,7 +12,7 @@ extension Graph {
     maps.owners[id] = ReactionOwner(name: name, behavior: behavior)
     let s = allocateRow(
       kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: behavior,
-      lifetime: .context, key: nil)
+      lifetime: .context)
     let r = ref(s)
     refresh(s)
     if isFailing { reactionFailed(s) }

@@ -64,7 +64,7 @@ extension Graph {
   /// them. Reuses a released slot (its generation was bumped on release).
   @inlinable package func allocateRow(
     kind: StateFlags, descriptor id: Int32, typeIndex ti: Int32, valueIndex vi: Int32,
-    behavior b: RowBehavior<Edges>?, lifetime l: RowLifetime, key: AnyHashable?
+    behavior b: RowBehavior<Edges>?, lifetime l: RowLifetime, tag: UInt32 = 0
   ) -> Slot {
     var f = kind
     if !kind.isDisjoint(with: .runs) { f.insert(.dirty) } else { f.insert(.hasValue) }
@@ -86,7 +86,7 @@ extension Graph {
     rows.lifetime[s] = l
     rows.leases[s] = 0
     rows.order[s] = 0
-    rows.keyOf[s] = key
+    rows.tag[s] = tag
     if kind.contains(.reaction) {
       rows.order[s] = track.nextOrder
       track.nextOrder &+= 1
@@ -133,8 +133,6 @@ extension Graph {
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.drop(pair: rows.valueIndex[s] & ~1)
     }
-    let key = rows.keyOf[s]
-    rows.keyOf[s] = nil
     rows.behavior[s] = BehaviorRef(nil)
     rows.flags[s] = .released
     rows.generation[s] &+= 1
@@ -145,8 +143,8 @@ extension Graph {
     rows.descriptor[s] = -1
     if f.contains(.reaction) {
       maps.owners[id] = nil
-    } else if let key {
-      maps.keyIndexes[id]?.forget(key: key, slot: s)
+    } else if let index = maps.keyIndexes[id] {
+      index.forget(slot: s, tag: rows.tag[s])
     } else if maps.keylessSlots[id] == s.raw {
       maps.keylessSlots[id] = nil
     }

@@ -195,9 +195,10 @@ package struct RowColumns<Edges: EdgeStore> {
   @usableFromInline package var leases: RawColumn<Int32>
   /// Registration order of reactions (flush runs them in this order).
   @usableFromInline package var order: RawColumn<UInt32>
-  /// The key of a keyed row (a box's row); nil otherwise. Read on the tracking cursor's fast
-  /// path to confirm "same dependency as last run" without hashing.
-  @usableFromInline package var keyOf: RawColumn<AnyHashable?>
+  /// A word the row's reference layout gives a keyed row (an entry in its box's key storage,
+  /// or the interned token; 0 for other rows): the core stores it and hands it back, and
+  /// keeps no keys (swift/0006-reference-layouts.md).
+  @usableFromInline package var tag: RawColumn<UInt32>
 
   @inlinable package init(reservingRows rows: Int) {
     flags = RawColumn(capacity: rows)
@@ -213,7 +214,7 @@ package struct RowColumns<Edges: EdgeStore> {
     lifetime = RawColumn(capacity: rows)
     leases = RawColumn(capacity: rows)
     order = RawColumn(capacity: rows)
-    keyOf = RawColumn(capacity: rows)
+    tag = RawColumn(capacity: rows)
   }
 
   @inlinable package func free() {
@@ -230,7 +231,7 @@ package struct RowColumns<Edges: EdgeStore> {
     lifetime.free()
     leases.free()
     order.free()
-    keyOf.free()
+    tag.free()
   }
 
   /// Adds a row at the end of every column, with neutral values; `Graph.allocateRow` sets
@@ -249,7 +250,7 @@ package struct RowColumns<Edges: EdgeStore> {
     lifetime.append(.context)
     leases.append(0)
     order.append(0)
-    keyOf.append(nil)
+    tag.append(0)
   }
 
   /// Rows in the table (live and free).
@@ -260,7 +261,7 @@ package struct RowColumns<Edges: EdgeStore> {
     MemoryLayout<StateFlags>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Slot>.stride
       + MemoryLayout<Int32>.stride * 6 + MemoryLayout<UInt16>.stride
       + MemoryLayout<BehaviorRef<Edges>>.stride + MemoryLayout<RowLifetime>.stride
-      + MemoryLayout<UInt32>.stride + MemoryLayout<AnyHashable?>.stride
+      + MemoryLayout<UInt32>.stride * 2
   }
 }
 

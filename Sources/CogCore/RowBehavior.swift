@@ -49,11 +49,14 @@ package protocol RowOwner: AnyObject, Sendable {
   var cachePolicy: (limit: Int, retention: Duration)? { get }
 }
 
-/// The per-context key index of a keyed descriptor, told when one of its rows is released.
+/// The per-context key storage of a keyed descriptor (a reference layout's; the core keeps no
+/// keys): told when one of its rows is released, and asked for a row's key to name it in an
+/// error. `tag` is the word the layout gave the row (`RowColumns.tag`).
 @MainActor
 @usableFromInline
 package protocol KeyedRowIndex: AnyObject {
-  func forget(key: AnyHashable, slot: Slot)
+  func forget(slot: Slot, tag: UInt32)
+  func keyDescription(slot: Slot, tag: UInt32) -> String
 }
 
 /// Calls `body` with the object `u` refers to, without retaining it: the caller guarantees the

@@ -79,7 +79,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "dynamic/25-1000x5", "dynamic/3-5x500", "dynamic/6-100x15-dyn50",
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
       "cog/box-ref-creation",
-      "cog/propagation-arc", "cog/peak-memory-1000",
+      "cog/propagation-arc", "cog/peak-memory-1000", "cog/keyed-switch", "cog/dependency-churn",
       "cog/boundary-registrars-1000", "cog/boundary-keyed-notices", "cog/boundary-turn-12",
       "cog/boundary-turn-100", "cog/boundary-turn-1000",
       "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
@@ -108,7 +108,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       registry.cases.filter { $0.needsKeyedBoxes }.map(\.id)
         == [
           "cog/keyed-diamond", "cog/key-churn", "cog/cache-steady-turn", "cog/box-ref-creation",
-          "cog/boundary-keyed-notices",
+          "cog/keyed-switch", "cog/boundary-keyed-notices",
         ])
   }
 

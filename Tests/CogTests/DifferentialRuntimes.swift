@@ -93,10 +93,10 @@ final class PublicRuntime: DiffRuntime {
   func hasRow(_ n: Cog<Int>) -> Bool { cogs.hasRow(n) }
 }
 
-/// The layout binding over the edge store `Edges`.
+/// The layout binding over the edge store `Edges` and the reference layout `Refs`.
 @MainActor
-final class LayoutRuntime<Edges: EdgeStore>: DiffRuntime {
-  static var name: String { "layout \(Edges.self)" }
+final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime {
+  static var name: String { "layout \(Edges.self) + \(Refs.layoutName) references" }
   let cogs = LayoutCogs<Edges>()
   init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
     cogs.scheduledTurnLimit = loopLimit
@@ -106,7 +106,7 @@ final class LayoutRuntime<Edges: EdgeStore>: DiffRuntime {
   func source(_ label: String) -> LayoutCog<Int, Edges> { LayoutCog(0, label: label) }
   func box(
     _ label: String, _ body: @escaping @MainActor (Int, (LayoutCog<Int, Edges>) -> Int) -> Int
-  ) -> LayoutBox<Int, Int, Edges> {
+  ) -> LayoutBox<Int, Int, Edges, Refs> {
     LayoutBox(label: label) { (k: Int, c) -> Int in body(k) { c[$0] } }
   }
   func computed(
@@ -116,7 +116,7 @@ final class LayoutRuntime<Edges: EdgeStore>: DiffRuntime {
     let l = lifetime.cog
     return LayoutCog(label: label, lifetime: l.rowLifetime, cachePolicy: l.rowCachePolicy) {
       c -> Int in
-      body(DiffReads(read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0[$1]] }, curr: c.curr))
+      body(DiffReads(read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0, $1] }, curr: c.curr))
     }
   }
   func react(_ body: @escaping @MainActor (DiffReactionReads<LayoutRuntime>) -> Void)

@@ -1,5 +1,6 @@
 @_spi(Testing) import Cog
 import CogEdgePool
+import CogLayoutBinding
 import CogPrefixArrays
 import CogSimpleCore
 import Foundation
@@ -29,14 +30,28 @@ struct DifferentialTests {
   func publicAPI() { Self.run(PublicRuntime.self, defaultCases: 2_000) }
 
   @Test("random graphs agree with the reference on the shared linked pool")
-  func sharedEdgePool() { Self.run(LayoutRuntime<SharedEdgePool>.self, defaultCases: 1_000) }
+  func sharedEdgePool() {
+    Self.run(LayoutRuntime<SharedEdgePool, InlineReferences>.self, defaultCases: 1_000)
+  }
 
   @Test("random graphs agree with the reference on prefix arrays")
-  func prefixArrays() { Self.run(LayoutRuntime<PrefixArrays>.self, defaultCases: 1_000) }
+  func prefixArrays() {
+    Self.run(LayoutRuntime<PrefixArrays, InlineReferences>.self, defaultCases: 1_000)
+  }
 
   @Test("random graphs agree with the reference on inline dependencies with overflow")
   func inlineOverflow() {
-    Self.run(LayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 1_000)
+    Self.run(LayoutRuntime<DefaultInlineOverflow, InlineReferences>.self, defaultCases: 1_000)
+  }
+
+  @Test("random graphs agree with the reference with interned key references (pool)")
+  func internedReferences() {
+    Self.run(LayoutRuntime<SharedEdgePool, InternedReferences>.self, defaultCases: 1_000)
+  }
+
+  @Test("random graphs agree with the reference with generic key references (pool)")
+  func typedReferences() {
+    Self.run(LayoutRuntime<SharedEdgePool, TypedReferences>.self, defaultCases: 1_000)
   }
 
   /// `COG_DIFF_CASES` overrides `defaultCases` for every runtime (the long mode).

@@ -1,0 +1,139 @@
+import CogCore
+import CogInlineKey
+import CogInternedKey
+import CogTypedKey
+
+/// A reference layout as the workbench's binding uses it: how a box over keys `K` is made,
+/// and how `box[key]` is read (the layout's reference, handed to the core's one typed read).
+/// Generic static members rather than associated types, because a box's type depends on the
+/// key and value types of each use; a binding specialized for a layout calls them statically.
+@usableFromInline
+package protocol ReferenceLayout {
+  /// The layout's part of a system id (`cog[<edges>+<references>]`).
+  static var layoutName: String { get }
+
+  /// A box whose rows run `body` for their key and store the result unless `same(old, new)`.
+  static func makeBox<K: Hashable, V, E: EdgeStore>(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    _ body: @escaping @MainActor (K, Graph<E>, Slot) -> V,
+    same: @escaping @Sendable (V, V) -> Bool
+  ) -> AnyObject
+
+  /// Reads `box[key]` in `graph`; `box` is one `makeBox` made with the same types.
+  @MainActor static func read<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
+  ) -> V
+
+  /// `box[key]`'s existing row in `graph`, or `.none`.
+  @MainActor static func existing<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> Slot
+}
+
+/// Inline `AnyHashable` references: the app binding's (`CogRef`).
+@usableFromInline
+package enum InlineReferences: ReferenceLayout {
+  @inlinable package static var layoutName: String { "inline" }
+
+  @inlinable package static func makeBox<K: Hashable, V, E: EdgeStore>(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    _ body: @escaping @MainActor (K, Graph<E>, Slot) -> V,
+    same: @escaping @Sendable (V, V) -> Bool
+  ) -> AnyObject {
+    InlineBox<K, V, E>(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
+  }
+
+  @MainActor @inlinable @inline(__always)
+  package static func read<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
+  ) -> V {
+    withGuaranteed(box) {
+      graph.read(
+        InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key)),
+        mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func existing<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> Slot {
+    withGuaranteed(box) {
+      InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key))
+        .existing(in: graph)
+    }
+  }
+}
+
+/// Interned references: `box[key]` interns the key; the reference is the box and a token.
+@usableFromInline
+package enum InternedReferences: ReferenceLayout {
+  @inlinable package static var layoutName: String { "interned" }
+
+  @inlinable package static func makeBox<K: Hashable, V, E: EdgeStore>(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    _ body: @escaping @MainActor (K, Graph<E>, Slot) -> V,
+    same: @escaping @Sendable (V, V) -> Bool
+  ) -> AnyObject {
+    InternedBox<K, V, E>(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
+  }
+
+  @MainActor @inlinable @inline(__always)
+  package static func read<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
+  ) -> V {
+    withGuaranteed(box) {
+      graph.read(unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key), mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func existing<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> Slot {
+    withGuaranteed(box) {
+      unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key).existing(in: graph)
+    }
+  }
+
+  /// Keys interned by `box` so far (the table's growth; see `InternTable`).
+  package static func internedKeys<K: Hashable, V, E: EdgeStore>(
+    _ box: LayoutBox<K, V, E, InternedReferences>
+  ) -> Int {
+    unsafeDowncast(box.core, to: InternedBox<K, V, E>.self).table.count
+  }
+}
+
+/// Generic references: the key typed in the reference, compared with its own `==`.
+@usableFromInline
+package enum TypedReferences: ReferenceLayout {
+  @inlinable package static var layoutName: String { "typed" }
+
+  @inlinable package static func makeBox<K: Hashable, V, E: EdgeStore>(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    _ body: @escaping @MainActor (K, Graph<E>, Slot) -> V,
+    same: @escaping @Sendable (V, V) -> Bool
+  ) -> AnyObject {
+    TypedBox<K, V, E>(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
+  }
+
+  @MainActor @inlinable @inline(__always)
+  package static func read<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
+  ) -> V {
+    withGuaranteed(box) {
+      graph.read(TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key), mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func existing<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> Slot {
+    withGuaranteed(box) {
+      TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key)
+        .existing(in: graph)
+    }
+  }
+}

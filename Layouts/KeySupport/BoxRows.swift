@@ -1,0 +1,182 @@
+import CogCore
+
+/// The part of a box's key storage that does not depend on the key type, so that a
+/// reference that does not name its key type reaches it (a generic class's stored properties
+/// after a key-typed one would sit at key-dependent offsets):
+/// - `anyKeys`: each row's key as an inline reference holds it (`AnyHashable`), by tag, for
+///   the inline layout's warm path;
+/// - `slotOfTag`: the row of each token (`.tokens`, the interned layout), by tag.
+/// Each is empty for the layouts that do not use it.
+@MainActor @usableFromInline
+package class KeyRowsBase {
+  /// Not optional: the warm path compares an entry in place (`==` on a borrowed element; an
+  /// optional element was copied and unwrapped on every compare). A free entry holds
+  /// `freedKey`, which no reference's key equals.
+  @exclusivity(unchecked) @usableFromInline package var anyKeys = RawColumn<AnyHashable>(
+    capacity: 4)
+  @exclusivity(unchecked) @usableFromInline package var slotOfTag = RawColumn<Int32>(capacity: 4)
+
+  @inlinable package init() {}
+  isolated deinit {
+    anyKeys.free()
+    slotOfTag.free()
+  }
+
+  /// The row tagged `token` (`.tokens`), or `.none`.
+  @inlinable @inline(__always)
+  package final func slot(ofToken token: UInt32) -> Slot {
+    Int(token) < slotOfTag.count ? Slot(slotOfTag[Int(token)]) : .none
+  }
+}
+
+/// What a free `anyKeys` entry holds: a key of a type no box has.
+@usableFromInline package struct FreedKey: Hashable, Sendable {
+  @inlinable package init() {}
+}
+
+/// `FreedKey` as an inline reference holds it, made once: making an `AnyHashable` looks up
+/// conformances at run time (measured: about 400 instructions per row made and released on
+/// cog/keyed-diamond when it was made on each).
+@MainActor @usableFromInline package let freedAnyKey = AnyHashable(FreedKey())
+
+/// A keyed box's rows in one context: the reference layouts' key storage (the core knows
+/// slots only; see swift/0006-reference-layouts.md). Each row of the box carries a 32-bit
+/// tag (`RowColumns.tag`) that indexes this storage:
+///
+/// - `.entries` (inline and generic references): the tag is a dense entry, recycled when its
+///   row goes; a key finds its row through `slots` (hashing the concrete key).
+/// - `.tokens` (interned references): the tag is the reference's interned token; a token finds
+///   its row through `slotOfTag` (an array index, no hashing).
+///
+/// Either way `keys[tag]` is the row's typed key, which the shared body gets without a cast.
+@MainActor @usableFromInline
+package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
+  @frozen @usableFromInline
+  package enum Tags: Sendable {
+    case entries
+    case tokens
+  }
+  @usableFromInline package let tags: Tags
+  /// Whether rows also keep their key as `AnyHashable` (`anyKeys`, the inline layout).
+  @usableFromInline package let storesAnyKeys: Bool
+  @exclusivity(unchecked) @usableFromInline package var slots: [Key: Int32] = [:]
+  @exclusivity(unchecked) @usableFromInline package var keys = RawColumn<Key?>(capacity: 16)
+  @exclusivity(unchecked) @usableFromInline package var freeTags = RawColumn<UInt32>(capacity: 4)
+
+  @inlinable package init(tags: Tags, storesAnyKeys: Bool) {
+    self.tags = tags
+    self.storesAnyKeys = storesAnyKeys
+  }
+
+  isolated deinit {
+    keys.free()
+    freeTags.free()
+  }
+
+  /// The box's storage in `graph`, made and registered (with `owner` as the box's
+  /// per-context record) if it has none; the cache then holds it.
+  @inlinable
+  package static func rows<Edges: EdgeStore>(
+    of box: KeyedState<some Any, Edges>, owner: RowOwner, in graph: Graph<Edges>, tags: Tags,
+    storesAnyKeys: Bool
+  ) -> BoxRows<Key> {
+    if let u = box.rowsIfAny(in: graph) {
+      return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self) }
+    }
+    let made = BoxRows<Key>(tags: tags, storesAnyKeys: storesAnyKeys)
+    graph.setKeyIndex(made, for: box.id)
+    graph.setOwner(owner, for: box.id)
+    box.cache.pointee.context = graph.identity
+    box.cache.pointee.index = Unmanaged.passUnretained(made as AnyObject)
+    return made
+  }
+
+  /// The key of row `slot` (a row of box `id`), through the box's cache (filled here on the
+  /// first run in a context). The shared body's one use of the storage.
+  @inlinable @inline(__always)
+  package static func key<Edges: EdgeStore>(
+    of slot: Slot, in graph: Graph<Edges>, id: Int32, cache: DescriptorCacheRef
+  ) -> Key {
+    if _slowPath(cache.pointee.context != graph.identity) {
+      cache.pointee.context = graph.identity
+      cache.pointee.index = Unmanaged.passUnretained(graph.keyIndex(of: id)! as AnyObject)
+    }
+    let tag = Int(graph.rows.tag[slot])
+    return withGuaranteed(cache.pointee.index.unsafelyUnwrapped) {
+      unsafeDowncast($0, to: BoxRows<Key>.self).keys[tag].unsafelyUnwrapped
+    }
+  }
+
+  /// The key of the row tagged `tag`, if that row is live.
+  @inlinable @inline(__always)
+  package func key(tag: UInt32) -> Key? {
+    Int(tag) < keys.count ? keys[Int(tag)] : nil
+  }
+
+  /// The row of `key` (`.entries`), or `.none`.
+  @inlinable @inline(__always)
+  package func slot(of key: Key) -> Slot {
+    if let raw = slots[key] { return Slot(raw) }
+    return .none
+  }
+
+  /// Makes the row of `key` for `box` (cold: once per key per context while it lives). Under
+  /// `.tokens`, `token` is its tag.
+  @inlinable
+  package func makeRow<Value, Edges: EdgeStore>(
+    _ key: Key, token: UInt32 = 0, anyKey: AnyHashable? = nil, box: KeyedState<Value, Edges>,
+    in graph: Graph<Edges>
+  ) -> Slot {
+    let tag: UInt32
+    switch tags {
+    case .tokens: tag = token
+    case .entries: tag = freeTags.count > 0 ? freeTags.removeLast() : UInt32(keys.count)
+    }
+    let pair = graph.allocateValuePair(box.typeIndex, initial: Value?.none)
+    let s = graph.allocateRow(
+      kind: .computed, descriptor: box.id, typeIndex: box.typeIndex, valueIndex: pair,
+      behavior: box.behavior, lifetime: box.lifetime, tag: tag)
+    let t = Int(tag)
+    keys.extend(to: t + 1, with: nil)
+    keys[t] = key
+    switch tags {
+    case .tokens:
+      slotOfTag.extend(to: t + 1, with: -1)
+      slotOfTag[t] = s.raw
+    case .entries:
+      slots[key] = s.raw
+    }
+    if storesAnyKeys {
+      if anyKeys.count <= t { anyKeys.extend(to: t + 1, with: freedAnyKey) }
+      anyKeys[t] = anyKey ?? AnyHashable(key)
+    }
+    return s
+  }
+
+  /// Row `slot`, tagged `tag`, was released: its key no longer names it.
+  @inlinable package func forget(slot: Slot, tag: UInt32) {
+    let t = Int(tag)
+    guard t < keys.count, let key = keys[t] else { return }
+    keys[t] = nil
+    if storesAnyKeys && t < anyKeys.count { anyKeys[t] = freedAnyKey }
+    switch tags {
+    case .tokens:
+      if t < slotOfTag.count && slotOfTag[t] == slot.raw { slotOfTag[t] = -1 }
+    case .entries:
+      if slots[key] == slot.raw { slots[key] = nil }
+      freeTags.append(tag)
+    }
+  }
+
+  /// Row `slot`'s key, for error messages.
+  @usableFromInline package func keyDescription(slot: Slot, tag: UInt32) -> String {
+    key(tag: tag).map { "\($0)" } ?? "?"
+  }
+
+  /// Rows of the box in this context (for memory reports and tests).
+  package var liveRows: Int {
+    var n = 0
+    for t in 0..<keys.count where keys[t] != nil { n += 1 }
+    return n
+  }
+}

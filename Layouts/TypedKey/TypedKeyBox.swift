@@ -1,0 +1,97 @@
+import CogCore
+import CogKeySupport
+
+/// The generic reference layout (seed 000 §4): the key type is part of the reference
+/// (`TypedKeyName<Key, Value, …>`, so in a binding's read surface), and the warm path confirms a
+/// candidate by descriptor and by comparing the row's typed key with `==` on `Key` itself:
+/// no existential, no dynamic cast and no `AnyHashable` anywhere on the path.
+
+/// A box over keys of type `Key` whose references carry the key typed.
+@usableFromInline
+package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
+  @unchecked Sendable
+{
+  @usableFromInline package let state: KeyedState<Value, Edges>
+
+  @inlinable
+  package init(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    _ body: @escaping @MainActor (Key, Graph<Edges>, Slot) -> Value,
+    same: @escaping @Sendable (Value, Value) -> Bool
+  ) {
+    let id = Registry.makeDescriptorID()
+    let ti = Registry.typeIndex(for: Value.self)
+    let cache = DescriptorCache.make()
+    state = KeyedState(
+      id: id, typeIndex: ti, label: label, lifetime: lifetime, cachePolicy: cachePolicy,
+      behavior: keyedBehavior(id: id, typeIndex: ti, cache: cache, body, same: same),
+      cache: cache)
+  }
+
+  deinit { state.cache.free() }
+
+  @usableFromInline package var label: String {
+    state.givenLabel.isEmpty
+      ? "CogBox<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel
+  }
+  @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
+    state.cachePolicy
+  }
+
+  /// Whether row `s` is this box's row for `key`: the descriptor, then `==` on the typed key
+  /// the box's storage keeps for the row's tag (no hashing).
+  @MainActor @inlinable @inline(__always)
+  package func names(_ s: Slot, key: Key, in graph: Graph<Edges>) -> Bool {
+    guard graph.rows.descriptor[s] == state.id, let u = state.rowsIfAny(in: graph) else {
+      return false
+    }
+    let tag = graph.rows.tag[s]
+    return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).key(tag: tag) == key }
+  }
+
+  /// The row of `key`, made if it has none (cold: one hash of the concrete key).
+  @MainActor @inlinable @inline(never)
+  package func lookup(_ key: Key, in graph: Graph<Edges>) -> Slot {
+    if let u = state.rowsIfAny(in: graph) {
+      let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
+      if !s.isNone { return s }
+    }
+    let rows = BoxRows<Key>.rows(
+      of: state, owner: self, in: graph, tags: .entries, storesAnyKeys: false)
+    return rows.makeRow(key, box: state, in: graph)
+  }
+
+  /// The existing row of `key`, or `.none`.
+  @MainActor @inlinable
+  package func existing(_ key: Key, in graph: Graph<Edges>) -> Slot {
+    guard let u = state.rowsIfAny(in: graph) else { return .none }
+    return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
+  }
+}
+
+/// A generic reference: the box and the typed key.
+@frozen @usableFromInline
+package struct TypedKeyName<Key: Hashable, Value, Edges: EdgeStore> {
+  @usableFromInline package let box: TypedBox<Key, Value, Edges>
+  @usableFromInline package let key: Key
+
+  @inlinable package init(box: TypedBox<Key, Value, Edges>, key: Key) {
+    self.box = box
+    self.key = key
+  }
+
+  @inlinable package var typeIndex: Int32 { box.state.typeIndex }
+}
+
+extension TypedKeyName: StateName {
+  @MainActor @inlinable @inline(__always)
+  package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
+    box.names(candidate, key: key, in: graph)
+  }
+
+  @MainActor @inlinable @inline(__always)
+  package func resolve(in graph: Graph<Edges>) -> Slot { box.lookup(key, in: graph) }
+
+  @MainActor @inlinable
+  package func existing(in graph: Graph<Edges>) -> Slot { box.existing(key, in: graph) }
+}

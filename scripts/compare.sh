@@ -131,8 +131,8 @@ if (( left < 60 )); then left=60; fi
 args=(run --size "$size" --finish-within "$left" --output-dir "$output_dir")
 if [[ "$mode" == main ]]; then
   # The record's "Growth with graph size": the opt-in cache counters (callgrind's cache
-  # simulator, one more process per region) on CellX at three sizes, on Cog and its layouts;
-  # about 40 s on 2 cores.
+  # simulator, one more process per region) on CellX at three sizes, on Cog and its layouts:
+  # 12 regions, 50-70 s on a loaded 2-core VM, measured before the instruction phase.
   args+=(--metrics '*' --cache-cases 'cellx/*' --cache-systems 'cog*')
 fi
 [[ -n "$systems" ]] && args+=(--systems "$systems")

@@ -179,13 +179,7 @@ enum RunCommand {
       case .wallTime: sources[m.rawValue] = "CLOCK_MONOTONIC"
       case .cpuTime: sources[m.rawValue] = "CLOCK_THREAD_CPUTIME_ID"
       case .dataAccesses, .d1Misses, .llMisses:
-        sources[m.rawValue] =
-          CallgrindRun.unavailableReason().map { "unavailable: \($0)" }
-          ?? "callgrind --cache-sim=yes (\(CacheRun.geometryDescription)) over the client-request "
-          + "window, \(m.cacheEvents!.joined(separator: " + ")) "
-          + "(\(Shell.capture("valgrind", ["--version"]) ?? "valgrind")); measured on "
-          + cacheCases.map { $0.id }.joined(separator: ", ") + " × "
-          + cacheSystems.map { $0.id }.joined(separator: ", ")
+        sources[m.rawValue] = cacheSource(m, cachePairs)
       }
     }
     if metrics.contains(.instructions) {
@@ -280,6 +274,22 @@ enum RunCommand {
       r.merge(m.result)
       results[key] = r
     }
+  }
+
+  /// The counter source of a cache metric: the tool, geometry and events, and the pairs.
+  static func cacheSource(_ m: Metric, _ pairs: [(CaseInfo, SystemEntry)]) -> String {
+    if let reason = CallgrindRun.unavailableReason() { return "unavailable: \(reason)" }
+    var cases: [String] = []
+    var systems: [String] = []
+    for (c, s) in pairs {
+      if !cases.contains(c.id) { cases.append(c.id) }
+      if !systems.contains(s.id) { systems.append(s.id) }
+    }
+    let version = Shell.capture("valgrind", ["--version"]) ?? "valgrind"
+    let events = (m.cacheEvents ?? []).joined(separator: " + ")
+    return "callgrind --cache-sim=yes (\(CacheRun.geometryDescription)) over the "
+      + "client-request window, \(events) (\(version)); measured on "
+      + cases.joined(separator: ", ") + " × " + systems.joined(separator: ", ")
   }
 
   /// Estimated seconds of one cache region: starting valgrind and building the case

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: build cog-bench in release, measure the quick suite on every system (every
-# metric: instructions under callgrind, allocations, retains/releases, time), write a new
-# result file under Results/runs/, render impl/perf.md, impl/perf-history.md and impl/charts/,
-# and print a table. See swift/Benchmarks/Runner/README.md.
+# metric: instructions under callgrind, allocations, retains/releases, time; the opt-in
+# cache counters on CellX × cog*), write a new result file under Results/runs/, render
+# impl/perf.md, impl/perf-history.md and impl/charts/, and print a table. See
+# swift/Benchmarks/Runner/README.md.
 #
 # On a fresh machine it brings what it measures with: valgrind (instruction counts) and
 # libjemalloc-dev (the allocation counter). As root with apt-get it installs them; otherwise
@@ -128,6 +129,12 @@ bin="$("${build[@]}" --show-bin-path)/cog-bench"
 left=$(( deadline - (SECONDS - start) - 20 ))
 if (( left < 60 )); then left=60; fi
 args=(run --size "$size" --finish-within "$left" --output-dir "$output_dir")
+if [[ "$mode" == main ]]; then
+  # The record's "Growth with graph size": the opt-in cache counters (callgrind's cache
+  # simulator, one more process per region) on CellX at three sizes, on Cog and its layouts:
+  # 12 regions, 50-70 s on a loaded 2-core VM, measured before the instruction phase.
+  args+=(--metrics '*' --cache-cases 'cellx/*' --cache-systems 'cog*')
+fi
 [[ -n "$systems" ]] && args+=(--systems "$systems")
 [[ -n "${COG_BENCH_CASES:-}" ]] && args+=(--cases "$COG_BENCH_CASES")
 

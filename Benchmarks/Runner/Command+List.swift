@@ -32,11 +32,12 @@ enum ListCommand {
     for c in cases { print("  \(c.id.padding(38))\(c.summary)") }
     print("metrics:")
     for m in Metric.allCases {
-      let kind =
+      var kind =
         Metric.gated.contains(m)
         ? "deterministic; gated on cog* by scripts/ci-gate.sh"
         : m.isDeterministic
           ? "deterministic; recorded, not gated" : "time; reported as ratios, never gated"
+      if m.isOptIn { kind += "; opt-in (--metrics)" }
       print("  \(m.rawValue.padding(16))\(m.unit.padding(20))\(kind)")
     }
     return .ok
@@ -87,8 +88,10 @@ enum Selection {
     return result
   }
 
+  /// The metrics `text` selects; without it the standard set (`Metric.standard`: every
+  /// metric but the opt-in cache counters, which a name or glob must select).
   static func metrics(_ text: String?) throws -> [Metric] {
-    guard let text else { return Metric.allCases }
+    guard let text else { return Metric.standard }
     let selector = Selector(text)
     let unmatched = selector.unmatched(in: Metric.allCases.map { $0.rawValue })
     if !unmatched.isEmpty {

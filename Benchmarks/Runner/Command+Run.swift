@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogBenchSystems
 import CogCounters
 import Foundation
 
@@ -8,12 +9,19 @@ enum RunCommand {
     usage: cog-bench run [--cases GLOBS] [--systems GLOBS] [--metrics GLOBS]
                          [--size quick|full] [--samples N] [--warmup N] [--time-budget S]
                          [--instructions-budget S] [--finish-within S] [--jobs N]
+                         [--cache-cases GLOBS] [--cache-systems GLOBS]
                          [--output-dir DIR] [--allow-debug]
 
     Measures every selected case on every selected system and writes a new result file
     DIR/<date>-<size>-<commit>.json (default DIR: Results/runs; never overwrites).
-      --metrics    default: all (see cog-bench list). When instructions are selected the
-                   runner re-runs itself under valgrind --tool=callgrind for them.
+      --metrics    default: every metric but the opt-in cache counters (see cog-bench
+                   list); '*' selects them too. When instructions are selected the runner
+                   re-runs itself under valgrind --tool=callgrind for them; the cache
+                   counters (dataAccesses, d1Misses, llMisses) take one more callgrind
+                   process per region, with the cache simulator on (fixed geometry).
+      --cache-cases, --cache-systems  the cases and systems the cache counters are measured
+                   on (default: every selected one; the other results have none). The
+                   simulator is slow: scripts/compare.sh selects 'cellx/*' on 'cog*'.
       --size       quick (default, the CI size) or full (the published size)
       --samples    timed samples per case × system (default 15 quick, 40 full)
       --warmup     untimed samples before measuring (default 2; fewer when they are slow)
@@ -38,7 +46,7 @@ enum RunCommand {
       arguments,
       valueOptions: [
         "cases", "systems", "metrics", "size", "samples", "warmup", "output-dir", "time-budget",
-        "instructions-budget", "finish-within", "jobs",
+        "instructions-budget", "finish-within", "jobs", "cache-cases", "cache-systems",
       ],
       flagOptions: ["allow-debug"], maxPositionals: 0)
     if a.has("help") {
@@ -67,6 +75,25 @@ enum RunCommand {
         throw BenchError(
           "--instructions-budget needs wallTime among the metrics (it estimates from it)")
       }
+    }
+    let cacheMetrics = metrics.filter { $0.usesCacheSimulation }
+    let cacheCases = try Selection.cases(a["cache-cases"]).filter { c in
+      cases.contains { $0.id == c.id }
+    }
+    let cacheSystems = try Selection.systems(a["cache-systems"]).filter { s in
+      systems.contains { $0.id == s.id }
+    }
+    if !cacheMetrics.isEmpty && (cacheCases.isEmpty || cacheSystems.isEmpty) {
+      // Not an error: scripts select the cache regions once (`scripts/compare.sh`: CellX on
+      // `cog*`) whatever cases a partial run measures.
+      note(
+        "cog-bench: warning: --cache-cases and --cache-systems select no measured case × "
+          + "system: \(cacheMetrics.map { $0.rawValue }.joined(separator: ", ")) not measured")
+    }
+    if cacheMetrics.isEmpty && (a["cache-cases"] != nil || a["cache-systems"] != nil) {
+      throw BenchError(
+        "--cache-cases and --cache-systems need a cache metric in --metrics "
+          + "(dataAccesses, d1Misses, llMisses)")
     }
     let outputDir = a["output-dir"] ?? "Results/runs"
     if cases.isEmpty { throw BenchError("no cases selected") }
@@ -111,6 +138,22 @@ enum RunCommand {
     }
     let allocations = AllocationProducer()
 
+    // The cache phase runs before the instructions: a handful of regions the record needs
+    // (scripts/compare.sh: CellX × cog*), while the instruction phase takes what is left of a
+    // deadline (its estimate runs over on a loaded machine, which left no time for them).
+    let cachePairs = pairs.filter { p in
+      cacheCases.contains { $0.id == p.0.id } && cacheSystems.contains { $0.id == p.1.id }
+    }
+    if !cacheMetrics.isEmpty && !cachePairs.isEmpty {
+      var left: Double?
+      if let finishWithin {
+        left = max(0, finishWithin - Double(BenchClock.monotonicNanoseconds() &- started) / 1e9)
+      }
+      try measureCache(
+        cachePairs, metrics: cacheMetrics, size: size, into: &results, secondsLeft: left,
+        workers: jobs, workDirectory: work)
+    }
+
     if let finishWithin {
       let elapsed = Double(BenchClock.monotonicNanoseconds() &- started) / 1e9
       let left = max(0, finishWithin - elapsed - 15)
@@ -135,6 +178,8 @@ enum RunCommand {
       case .registrars: sources[m.rawValue] = "the system's own count (registrarCount)"
       case .wallTime: sources[m.rawValue] = "CLOCK_MONOTONIC"
       case .cpuTime: sources[m.rawValue] = "CLOCK_THREAD_CPUTIME_ID"
+      case .dataAccesses, .d1Misses, .llMisses:
+        sources[m.rawValue] = cacheSource(m, cachePairs)
       }
     }
     if metrics.contains(.instructions) {
@@ -160,6 +205,9 @@ enum RunCommand {
           ? (try InjectedSystem.injection()).rawValue : nil),
       unavailableSystems: Selection.unavailableSystems(a["systems"]),
       results: results.values.sorted { $0.id < $1.id })
+    var storage: [String: StorageFigures] = [:]
+    for s in systems { if let probe = s.storage { storage[s.id] = probe() } }
+    if !storage.isEmpty { file.storage = storage }
     file.settings.complete = file.partialReason() == nil
     let commit =
       environment.git.commit == "none" ? "nocommit" : String(environment.git.commit.prefix(10))
@@ -177,6 +225,84 @@ enum RunCommand {
       throw BenchError("\(failed.count) case × system result(s) failed their checks")
     }
     return .ok
+  }
+
+  /// The cache phase: one callgrind process with the cache simulator per chosen pair. Without
+  /// valgrind every chosen pair records the cache metrics as unavailable with the reason.
+  /// With a deadline (`secondsLeft`), pairs whose estimate does not fit are recorded as
+  /// unavailable too, cheapest first as in the instruction phase.
+  private static func measureCache(
+    _ pairs: [(CaseInfo, SystemEntry)], metrics: [Metric], size: CaseSize,
+    into results: inout [String: CaseResult], secondsLeft: Double?, workers: Int,
+    workDirectory: String
+  ) throws {
+    func id(_ p: (CaseInfo, SystemEntry)) -> String { "\(p.0.id)@\(p.1.id)" }
+    func mark(_ p: (CaseInfo, SystemEntry), _ reason: String) {
+      for m in metrics { results[id(p)]?.metrics[m.rawValue] = .unavailable(m, reason) }
+    }
+    if let reason = CallgrindRun.unavailableReason() {
+      note("cog-bench: warning: cache counters unavailable: \(reason)")
+      for p in pairs { mark(p, reason) }
+      return
+    }
+    var chosen = pairs
+    if let secondsLeft {
+      // About twice an instruction region (the simulator runs over the build too), and a
+      // few seconds to start valgrind and build the case uninstrumented.
+      var spent = 0.0
+      let capacity = max(0, secondsLeft - 15) * Double(max(workers, 1))
+      chosen = []
+      let estimated = pairs.map { ($0, cacheEstimate($0, results)) }
+        .sorted { ($0.1, id($0.0)) < ($1.1, id($1.0)) }
+      for (p, seconds) in estimated {
+        if spent + seconds <= capacity {
+          spent += seconds
+          chosen.append(p)
+        } else {
+          mark(p, "not counted: over the run's deadline (about \(Int(seconds.rounded(.up))) s)")
+        }
+      }
+    }
+    note(
+      "running \(chosen.count) cache region(s) under callgrind --cache-sim=yes, one process "
+        + "each, \(workers) at a time")
+    let measured = try RegionRun.run(
+      chosen, kind: .cache, size: size, metrics: metrics, width: workers,
+      workDirectory: workDirectory)
+    for (key, m) in measured {
+      guard var r = results[key] else { continue }
+      r.merge(m.result)
+      results[key] = r
+    }
+  }
+
+  /// The counter source of a cache metric: the tool, geometry and events, and the pairs.
+  static func cacheSource(_ m: Metric, _ pairs: [(CaseInfo, SystemEntry)]) -> String {
+    if let reason = CallgrindRun.unavailableReason() { return "unavailable: \(reason)" }
+    var cases: [String] = []
+    var systems: [String] = []
+    for (c, s) in pairs {
+      if !cases.contains(c.id) { cases.append(c.id) }
+      if !systems.contains(s.id) { systems.append(s.id) }
+    }
+    let version = Shell.capture("valgrind", ["--version"]) ?? "valgrind"
+    let events = (m.cacheEvents ?? []).joined(separator: " + ")
+    return "callgrind --cache-sim=yes (\(CacheRun.geometryDescription)) over the "
+      + "client-request window, \(events) (\(version)); measured on "
+      + cases.joined(separator: ", ") + " × " + systems.joined(separator: ", ")
+  }
+
+  /// Estimated seconds of one cache region: starting valgrind and building the case
+  /// uninstrumented, then the simulator over the build and the sample. Measured on CellX ×
+  /// `cog*` with 2 processes on a loaded 2-core VM: 8–11 s per region for native samples of
+  /// 2–20 ms. Cases without a native time count as 1 ms.
+  static func cacheEstimate(_ p: (CaseInfo, SystemEntry), _ results: [String: CaseResult])
+    -> Double
+  {
+    let r = results["\(p.0.id)@\(p.1.id)"]
+    let native =
+      (r?.value(.wallTime)?.median ?? 1e6) * Double(max(r?.iterationsPerSample ?? 1, 1)) / 1e9
+    return 6 + native * 300
   }
 
   private static func measureInstructions(

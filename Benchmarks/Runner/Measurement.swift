@@ -289,6 +289,26 @@ final class Measurer {
     }
     finish(c, s, b, phase: "instructions")
   }
+
+  /// The cache region of case × system, in the `__region` child run under callgrind with the
+  /// cache simulator (`CacheRun`): the same window as `instructionRegion`, but the simulator
+  /// is on from before what natively precedes a timed sample (its `beforeSample`, or for
+  /// cases without one the warm-up sample), so that the simulated caches hold what the
+  /// native caches would when the sample starts.
+  func cacheRegion(_ c: CaseInfo, _ s: SystemEntry) {
+    let callgrind = CallgrindProducer()
+    guard let b = prepare(c, s) else { return }
+    let p = b.case
+    if p.beforeSample == nil { callgrind.startInstrumentation() }
+    warmUp(p, MeasurePlan.countedWarmupSamples)
+    if p.beforeSample != nil { callgrind.startInstrumentation() }
+    p.beforeSample?()
+    RegionRun.dumpName.withCString { cName in
+      instructionSample(p.iterate, p.iterationsPerSample, callgrind, cName)
+    }
+    callgrind.stopInstrumentation()
+    finish(c, s, b, phase: "cache")
+  }
 }
 
 /// A prepared case and the checks it reports to.

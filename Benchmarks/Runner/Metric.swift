@@ -35,6 +35,19 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   case wallTime
   /// Thread CPU nanoseconds per iteration, min/median/max over samples. Also noisy.
   case cpuTime
+  /// Data reads plus writes in one sample (callgrind's `Dr + Dw` with `--cache-sim=yes`),
+  /// counted over the same window as `instructions` in a callgrind process of its own whose
+  /// simulated caches are warmed by the build (`CacheRun`). Opt-in (`--metrics`); measured
+  /// on the cases `--cache-cases` selects. Deterministic for a fixed binary and environment,
+  /// like `instructions`.
+  case dataAccesses
+  /// First-level data cache misses in one sample (`D1mr + D1mw`) on callgrind's simulated
+  /// caches, whose geometry is fixed (`CacheRun.geometry`) so that the count does not depend
+  /// on the machine. Opt-in, deterministic, recorded and not gated.
+  case d1Misses
+  /// Last-level data cache misses in one sample (`DLmr + DLmw`), on the same fixed simulated
+  /// caches. Opt-in, deterministic, recorded and not gated.
+  case llMisses
 
   enum Polarity: String, Codable {
     case prefersSmaller
@@ -51,6 +64,8 @@ enum Metric: String, CaseIterable, Codable, Comparable {
     case .releases: return "releases/sample"
     case .registrars: return "registrars"
     case .wallTime, .cpuTime: return "ns/iteration"
+    case .dataAccesses: return "accesses/sample"
+    case .d1Misses, .llMisses: return "misses/sample"
     }
   }
 
@@ -80,6 +95,16 @@ enum Metric: String, CaseIterable, Codable, Comparable {
         + "the cases with UI reads"
     case .wallTime: return "wall-clock time per iteration (median, min–max over samples)"
     case .cpuTime: return "thread CPU time per iteration (median over samples)"
+    case .dataAccesses:
+      return "data reads plus writes in one sample (callgrind --cache-sim=yes, Dr + Dw); "
+        + "opt-in, deterministic, not gated"
+    case .d1Misses:
+      return "first-level data cache misses in one sample (D1mr + D1mw) on callgrind's "
+        + "simulated caches (\(CacheRun.geometryDescription), warmed by the case's build); "
+        + "opt-in, deterministic, not gated"
+    case .llMisses:
+      return "last-level data cache misses in one sample (DLmr + DLmw) on the same simulated "
+        + "caches; opt-in, deterministic, not gated"
     }
   }
 
@@ -97,6 +122,26 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   static let gated: [Metric] = [
     .instructions, .allocations, .allocatedBytes, .graphBytes, .retains, .releases,
   ]
+
+  /// What `run` measures without `--metrics`: every metric but the opt-in ones.
+  static var standard: [Metric] { allCases.filter { !$0.isOptIn } }
+
+  /// Metrics measured only when `--metrics` names them (or a glob matches them): the cache
+  /// simulation runs a callgrind process per region on top of the instruction phase.
+  var isOptIn: Bool { usesCacheSimulation }
+
+  /// Metrics read from a callgrind process with the cache simulator on (`RegionRun.Kind.cache`).
+  var usesCacheSimulation: Bool { [.dataAccesses, .d1Misses, .llMisses].contains(self) }
+
+  /// The callgrind events (summary columns) whose sum is this metric; nil for the others.
+  var cacheEvents: [String]? {
+    switch self {
+    case .dataAccesses: return ["Dr", "Dw"]
+    case .d1Misses: return ["D1mr", "D1mw"]
+    case .llMisses: return ["DLmr", "DLmw"]
+    default: return nil
+    }
+  }
 
   /// True for metrics recorded as min/median/max over samples.
   var isTime: Bool { !isDeterministic }

@@ -30,6 +30,11 @@ enum RegionRun {
   enum Kind: String, Codable, Sendable {
     case counts
     case instructions
+    /// Callgrind with its cache simulator (`CacheRun`): the cache metrics.
+    case cache
+
+    /// True for the kinds that run under valgrind.
+    var usesValgrind: Bool { self != .counts }
   }
 
   /// What one child measures.
@@ -117,7 +122,7 @@ enum RegionRun {
     width: Int, workDirectory: String
   ) throws -> [String: Measured] {
     let valgrind: String?
-    if kind == .instructions {
+    if kind.usesValgrind {
       if let reason = CallgrindRun.unavailableReason() { throw BenchError(reason) }
       valgrind = Shell.which("valgrind")
     } else {
@@ -134,9 +139,11 @@ enum RegionRun {
       try JSONEncoder().encode(plan).write(to: URL(fileURLWithPath: "\(dir)/plan.json"))
       let job: ChildProcess.Job
       if let valgrind {
+        let tool =
+          kind == .cache
+          ? CacheRun.arguments(directory: dir) : callgrindArguments(directory: dir)
         job = ChildProcess.Job(
-          executable: valgrind,
-          argv: ["valgrind"] + callgrindArguments(directory: dir) + [me, "__region"],
+          executable: valgrind, argv: ["valgrind"] + tool + [me, "__region"],
           environment: environment, directory: workDirectory, stdin: "\(dir)/plan.json",
           stdout: "\(dir)/out.json", stderr: "\(dir)/err.txt")
       } else {
@@ -152,7 +159,7 @@ enum RegionRun {
     let total = pairs.count
     final class Progress: @unchecked Sendable { var done = 0 }
     let progress = Progress()
-    let label = kind == .counts ? "count" : "instructions"
+    let label = kind.rawValue
     let outcomes = ChildProcess.runAll(jobs, width: width) { i, _ in
       progress.done += 1
       note("[\(label) \(progress.done)/\(total)] \(ids[i])")
@@ -183,7 +190,7 @@ enum RegionRun {
         problem =
           "the \(kind.rawValue) process of \(id) exited with status \(status)"
           + (tail.isEmpty ? "" : ": \(tail)")
-        if kind == .instructions {
+        if kind.usesValgrind {
           // The work directory is removed when the run ends: say here what valgrind said.
           let log = (try? String(contentsOfFile: "\(directory)/valgrind.log", encoding: .utf8))
           problem! += ": " + valgrindDiagnosis(log: log ?? "")
@@ -205,7 +212,22 @@ enum RegionRun {
       return Measured(
         result: failed, instructions: kind == .instructions ? .unavailable(problem!) : nil)
     }
-    guard kind == .instructions, result.notApplicable == nil else {
+    guard kind.usesValgrind, result.notApplicable == nil else {
+      return Measured(result: result)
+    }
+    if kind == .cache {
+      let dumps = (try? CacheRun.parseEventDumps(in: directory)) ?? [:]
+      for m in metrics where m.usesCacheSimulation {
+        guard let events = dumps[dumpName] else {
+          result.metrics[m.rawValue] = .unavailable(
+            m, "callgrind wrote no cache dump for \(id) in \(directory)")
+          continue
+        }
+        switch CacheRun.reading(m, events) {
+        case .success(let n): result.metrics[m.rawValue] = .count(m, .available(n))
+        case .failure(let e): result.metrics[m.rawValue] = .unavailable(m, e.message)
+        }
+      }
       return Measured(result: result)
     }
     let dumps = (try? CallgrindRun.parseDumps(in: directory)) ?? [:]
@@ -239,6 +261,7 @@ enum RegionRun {
     switch plan.kind {
     case .counts: measurer.countRegion(c, s)
     case .instructions: measurer.instructionRegion(c, s)
+    case .cache: measurer.cacheRegion(c, s)
     }
     FileHandle.standardOutput.write(try JSONEncoder().encode(measurer.entry(c, s)))
   }

@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogBenchSystems
 import CogCounters
 import Foundation
 
@@ -21,6 +22,9 @@ struct ResultFile: Codable {
   var unavailableSystems: [String: String]
   /// Sorted by `id` (`case@system`).
   var results: [CaseResult]
+  /// System id → bytes per row and per edge of its layout (`StorageProbe`), for the measured
+  /// systems that run Cog; absent in files written before it existed.
+  var storage: [String: StorageFigures]?
 
   func result(_ caseID: String, _ system: String) -> CaseResult? {
     results.first { $0.caseID == caseID && $0.system == system }
@@ -131,14 +135,15 @@ struct MetricValue: Codable, Equatable {
 extension ResultFile {
   /// Why this result cannot be the current record, or nil when it is a complete suite run:
   /// every case and system this runner has, every metric, no test-only system. Unavailable
-  /// counters (no valgrind, over the instruction budget) are gaps, not partiality.
+  /// counters (no valgrind, over the instruction budget) are gaps, not partiality. The opt-in
+  /// metrics (the cache counters) are not required.
   @MainActor func partialReason() -> String? {
     if settings.complete == true { return nil }
     if settings.injection != nil { return "measured the test-only system \(InjectedSystem.id)" }
     let cases = Set(settings.cases ?? results.map { $0.caseID })
     let missingCases = CaseCatalog.all.map { $0.id }.filter { !cases.contains($0) }
     let missingSystems = SystemCatalog.all.map { $0.id }.filter { !settings.systems.contains($0) }
-    let missingMetrics = Metric.allCases.filter { !settings.metrics.contains($0) }
+    let missingMetrics = Metric.standard.filter { !settings.metrics.contains($0) }
     var parts: [String] = []
     if !missingCases.isEmpty {
       parts.append(

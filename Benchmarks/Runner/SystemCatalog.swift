@@ -9,7 +9,8 @@ import CogBenchSystems
 @MainActor
 enum SystemCatalog {
   static let all: [SystemEntry] = SystemBindings.all.map {
-    SystemEntry(id: $0.id, capabilities: $0.capabilities, makeBound: $0.bind)
+    SystemEntry(
+      id: $0.id, capabilities: $0.capabilities, storage: $0.storage, makeBound: $0.bind)
   }
 
   /// Test-only systems (`InjectedSystem`): selectable by exact id only, never listed.
@@ -40,14 +41,19 @@ enum SystemCatalog {
 final class SystemEntry {
   let id: String
   let capabilities: SystemCapabilities
+  /// The storage figures of the system's layout (`StorageProbe`); nil unless it runs Cog.
+  let storage: (@MainActor () -> StorageFigures)?
   private let makeBound: () -> [BoundCase]
   private var cache: [String: BoundCase]?
 
   init(
-    id: String, capabilities: SystemCapabilities, makeBound: @escaping () -> [BoundCase]
+    id: String, capabilities: SystemCapabilities,
+    storage: (@MainActor () -> StorageFigures)? = nil,
+    makeBound: @escaping () -> [BoundCase]
   ) {
     self.id = id
     self.capabilities = capabilities
+    self.storage = storage
     self.makeBound = makeBound
   }
 

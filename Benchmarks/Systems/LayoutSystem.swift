@@ -165,7 +165,7 @@ package enum SystemBindings {
   /// The systems, in the order the runner lists them. Each entry names its system's concrete
   /// type in its own closure, so that binding is specialized there.
   @MainActor package static let all: [Entry] = [
-    Entry(CogSystem.self) {
+    Entry(CogSystem.self, storage: { StorageProbe.figures(SharedEdgePool.self) }) {
       CaseRegistry.with(
         async: CaseRegistry.bindAsync(CogSystem.self), in: CaseRegistry.bind(CogSystem.self))
     },
@@ -173,14 +173,23 @@ package enum SystemBindings {
     Entry(ObjectGraphSystem.self) { CaseRegistry.bind(ObjectGraphSystem.self) },
     Entry(ObservationSystem.self) { CaseRegistry.bind(ObservationSystem.self) },
     // The layout comparison: the core bound to each edge layout (swift/0003-edge-layouts.md).
-    Entry(LayoutSystem<SharedEdgePool, InlineReferences>.self) {
+    Entry(
+      LayoutSystem<SharedEdgePool, InlineReferences>.self,
+      storage: { StorageProbe.figures(SharedEdgePool.self) }
+    ) {
       CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self)
     },
-    Entry(LayoutSystem<PrefixArrays, InlineReferences>.self) {
+    Entry(
+      LayoutSystem<PrefixArrays, InlineReferences>.self,
+      storage: { StorageProbe.figures(PrefixArrays.self) }
+    ) {
       CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self)
     },
     // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
-    Entry(LayoutSystem<InlineOverflow<2>, InlineReferences>.self) {
+    Entry(
+      LayoutSystem<InlineOverflow<2>, InlineReferences>.self,
+      storage: { StorageProbe.figures(InlineOverflow<2>.self) }
+    ) {
       CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self)
     },
     // The reference layouts with the pool, on the keyed cases (the M6 set; keyless cases do
@@ -198,9 +207,16 @@ package enum SystemBindings {
     package let id: String
     package let capabilities: SystemCapabilities
     package let bind: @MainActor () -> [BoundCase]
-    init<S: ReactiveSystem>(_: S.Type, bind: @escaping @MainActor () -> [BoundCase]) {
+    /// The storage figures of the system's layout (`StorageProbe`); nil for systems that do
+    /// not run Cog's core.
+    package let storage: (@MainActor () -> StorageFigures)?
+    init<S: ReactiveSystem>(
+      _: S.Type, storage: (@MainActor () -> StorageFigures)? = nil,
+      bind: @escaping @MainActor () -> [BoundCase]
+    ) {
       id = S.id
       capabilities = S.capabilities
+      self.storage = storage
       self.bind = bind
     }
   }

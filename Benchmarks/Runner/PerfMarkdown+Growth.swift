@@ -1,0 +1,146 @@
+import CogBenchSystems
+import Foundation
+
+/// Issue 13's "growth with graph size" in the record: CellX at three sizes per `cog*` system
+/// (instructions, simulated cache traffic and wall time per cell, and the 5,000 ÷ 1,000
+/// ratio against the goal), and each layout's bytes per row and per edge.
+extension PerfMarkdown {
+  /// The CellX cases, smallest first, and what one cell (a layer) holds.
+  static let growthCases = [1000, 2500, 5000]
+  static let cellRows = 8
+  static let cellEdges = 10
+  /// The goal: wall time per cell at 5,000 layers within this factor of 1,000 layers'.
+  static let growthGoal = 1.2
+  /// The goals for storage (issue 13): bytes per row excluding values and edges, per edge.
+  static let rowBytesGoal = 64
+  static let edgeBytesGoal = 24.0
+
+  /// The systems of the section, in the record's order: `cog`, then its layouts.
+  static func growthSystems(_ file: ResultFile) -> [String] {
+    let present = Set(
+      file.results.filter { $0.caseID.hasPrefix("cellx/") && $0.notApplicable == nil }
+        .map { $0.system })
+    return file.settings.systems.filter { SystemCatalog.runsCog($0) && present.contains($0) }
+  }
+
+  static func growthSection(_ current: [(String, ResultFile)]) -> [String] {
+    var md: [String] = ["## Growth with graph size", ""]
+    var any = false
+    for (path, file) in current {
+      let systems = growthSystems(file)
+      guard !systems.isEmpty else { continue }
+      any = true
+      md.append(
+        "CellX at \(growthCases.map { fixed(Double($0), 0) }.joined(separator: ", ")) layers "
+          + "(`\(file.size.rawValue)`, from `\(path)`). One cell is one layer: \(cellRows) rows "
+          + "(4 computeds, 4 effects) and \(cellEdges) edges, all rerun by the sample's batch. "
+          + "Figures are per cell: instructions (callgrind), data accesses and simulated "
+          + "D1 / LL data misses (`dataAccesses`, `d1Misses`, `llMisses`: "
+          + (file.counterSources[Metric.d1Misses.rawValue] ?? "not measured in this run")
+          + "), and the wall-time median per cell. The last row of each system divides 5,000 "
+          + "layers' figure by 1,000 layers'; the goal is wall time per cell flat within "
+          + "\(fixed((growthGoal - 1) * 100, 0))% (ratio ≤ \(fixed(growthGoal, 2))).")
+      md.append("")
+      md.append(
+        "| system | layers | Ir/cell | data accesses/cell | D1 misses/cell | LL misses/cell "
+          + "| wall time/cell (median) |")
+      md.append("|---|---:|---:|---:|---:|---:|---:|")
+      for s in systems {
+        func perCell(_ layers: Int, _ m: Metric) -> Double? {
+          guard let r = file.result("cellx/\(layers)", s), r.notApplicable == nil else {
+            return nil
+          }
+          let v = r.value(m)
+          let n = Double(max(r.iterationsPerSample, 1) * layers)
+          if let x = v?.value { return Double(x) / n }
+          if let x = v?.median { return x / Double(layers) }
+          return nil
+        }
+        func cell(_ layers: Int, _ m: Metric) -> String {
+          guard let r = file.result("cellx/\(layers)", s) else { return "–" }
+          if let x = perCell(layers, m) {
+            return m.isTime ? formatNanoseconds(x) : fixed(x, m == .llMisses ? 2 : 1)
+          }
+          return r.value(m)?.unavailable != nil ? "unavailable" : "–"
+        }
+        let metrics: [Metric] = [.instructions, .dataAccesses, .d1Misses, .llMisses, .wallTime]
+        for layers in growthCases {
+          md.append(
+            "| \(s) | \(layers) | " + metrics.map { cell(layers, $0) }.joined(separator: " | ")
+              + " |")
+        }
+        let ratios = metrics.map { m -> String in
+          guard let a = perCell(growthCases.last!, m), let b = perCell(growthCases.first!, m),
+            b > 0
+          else { return "–" }
+          var text = fixed(a / b, 2) + "×"
+          if m == .wallTime { text += a / b <= growthGoal ? " (met)" : " (**not met**)" }
+          return text
+        }
+        md.append(
+          "| \(s) | \(growthCases.last!) ÷ \(growthCases.first!) | "
+            + ratios.joined(separator: " | ") + " |")
+      }
+      md.append("")
+    }
+    if !any {
+      md.append("No result measured the CellX cases on a `cog*` system.")
+      md.append("")
+    }
+    md.append(contentsOf: storageSection(current))
+    return md
+  }
+
+  static func storageSection(_ current: [(String, ResultFile)]) -> [String] {
+    var md: [String] = ["## Bytes per row and per edge", ""]
+    var any = false
+    for (path, file) in current {
+      guard let storage = file.storage, !storage.isEmpty else { continue }
+      any = true
+      md.append(
+        "Per layout (`\(file.size.rawValue)`, from `\(path)`), read from the structures the "
+          + "core and the layout's edge store report on the layout's own store type "
+          + "(`StorageProbe`: column strides and capacities, exact and machine-independent). "
+          + "Bytes per row exclude values and edges: the core's row columns plus the store's "
+          + "row part (list heads; for an inline layout, the row's record with its inline "
+          + "edge slots, which then hold the first edges at no further cost). Bytes per edge "
+          + "are what the store adds per edge when each dependent row reads 2, or 4, "
+          + "dependencies. Goals (issue 13): at most \(rowBytesGoal) bytes per row, "
+          + "\(fixed(edgeBytesGoal, 0)) per edge. For comparison, the last column is the whole "
+          + "heap per row as a graph grows (values, edges, closures, behaviour objects and "
+          + "column growth included): `graphBytes` of `cellx/5000` minus `cellx/2500`, over "
+          + "the \(cellRows * 2500) rows between them.")
+      md.append("")
+      md.append(
+        "| system | row columns | edge store per row | bytes per row (goal ≤ \(rowBytesGoal)) "
+          + "| bytes per edge, 2 deps/row | bytes per edge, 4 deps/row (goal ≤ "
+          + "\(fixed(edgeBytesGoal, 0))) | heap per row, all in (CellX) |")
+      md.append("|---|---:|---:|---:|---:|---:|---:|")
+      let order = file.settings.systems.filter { storage[$0] != nil }
+      for s in order {
+        let f = storage[s]!
+        let rowGoal = f.bytesPerRow <= rowBytesGoal ? "met" : "**not met**"
+        let worstEdge = max(f.bytesPerEdgeAt2, f.bytesPerEdgeAt4)
+        let edgeGoal = worstEdge <= edgeBytesGoal ? "met" : "**not met**"
+        var allIn = "–"
+        if let big = file.result("cellx/5000", s)?.value(.graphBytes)?.value,
+          let small = file.result("cellx/2500", s)?.value(.graphBytes)?.value
+        {
+          allIn = fixed(Double(big - small) / Double(cellRows * 2500), 0)
+        }
+        md.append(
+          "| \(s) | \(f.rowColumnBytes) | \(f.edgeStoreRowBytes) | \(f.bytesPerRow) (\(rowGoal)) "
+            + "| \(fixed(f.bytesPerEdgeAt2, 1)) | \(fixed(f.bytesPerEdgeAt4, 1)) (\(edgeGoal)) "
+            + "| \(allIn) |")
+      }
+      md.append("")
+    }
+    if !any {
+      md.append(
+        "No storage figures in the current result file (written by a runner from before they "
+          + "existed): `scripts/compare.sh` records them.")
+      md.append("")
+    }
+    return md
+  }
+}

@@ -70,7 +70,8 @@ extension Cogs {
     registrationsAlive.load(ordering: .relaxed)
   }
 
-  /// How many descriptors and reactions this context keeps registered.
+  /// How many descriptors this context keeps a record of (reactions keep none: the graph
+  /// holds their objects through the row).
   @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.owners.count }
 
   #if DEBUG

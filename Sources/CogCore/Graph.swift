@@ -96,6 +96,7 @@ package final class Graph<Edges: EdgeStore> {
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()
+    endAllReactions()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -326,8 +327,9 @@ package struct Tracking<Edges: EdgeStore> {
 package struct ContextMaps {
   /// The one row of each keyless descriptor in this context.
   @usableFromInline package var keylessSlots: [Int32: Int32] = [:]
-  /// The per-context record of each descriptor and reaction (label, cache policy; a reaction's
-  /// owner holds its body). The graph keeps its owners alive.
+  /// The per-context record of each descriptor (label, cache policy). The graph keeps its
+  /// owners alive. (Reactions have none: the graph holds their `ReactionRow` through the
+  /// behavior column.)
   @usableFromInline package var owners: [Int32: RowOwner] = [:]
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [Int32: KeyedRowIndex] = [:]

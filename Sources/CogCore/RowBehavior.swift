@@ -9,10 +9,14 @@
 /// `_withUnsafeGuaranteedRef`: loading a closure from storage and calling it otherwise costs a
 /// retain and a release of its context per call (../shared/research/floor.md, "Closure
 /// context retain per call"). The descriptor's per-context state keeps the object alive.
+///
+/// Not final: a reaction's row is a `ReactionRow`, a subclass that also holds the body, the
+/// name and the registration (one object per reaction). `run` stays `final`, so calling it is
+/// a field load, as in a final class.
 @MainActor
 @usableFromInline
-package final class RowBehavior<Edges: EdgeStore> {
-  @usableFromInline package let run: @MainActor (Graph<Edges>, Slot) -> Bool
+package class RowBehavior<Edges: EdgeStore> {
+  @usableFromInline package final let run: @MainActor (Graph<Edges>, Slot) -> Bool
   @inlinable nonisolated package init(run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool) {
     self.run = run
   }

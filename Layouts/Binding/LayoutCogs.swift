@@ -88,20 +88,22 @@ import CogCore
 /// A registered reaction of a `LayoutCogs`: a value naming its row (see `CogReaction`).
 @MainActor
 @usableFromInline package struct LayoutReaction<Edges: EdgeStore> {
-  @usableFromInline weak var graph: Graph<Edges>?
+  @usableFromInline let graph: GraphHandle<Edges>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
   @inlinable init(graph: Graph<Edges>, ref: SlotRef, id: Int32) {
-    self.graph = graph
+    self.graph = graph.handle
     self.ref = ref
     self.id = id
   }
   /// Whether it was cancelled (from any copy), or its context is gone.
   @inlinable package var isCancelled: Bool {
-    guard let graph else { return true }
-    return !graph.isLiveReaction(ref, id: id)
+    guard let g = graph.graph else { return true }
+    return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
-  @inlinable package func cancel() { graph?.cancelReaction(ref, id: id) }
+  @inlinable package func cancel() {
+    if let g = graph.graph { withGuaranteed(g) { $0.cancelReaction(ref, id: id) } }
+  }
 }
 
 /// A reaction's body as given (a struct: see `TypedReactionRow`).

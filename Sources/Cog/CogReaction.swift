@@ -45,17 +45,18 @@ public struct CogReactionContext {
 /// not cancel: the reaction lives until `cancel()` or the end of its context.
 ///
 /// The handle is a value that names the reaction's row (slot, generation and the
-/// registration's own descriptor id, never reused), with no object of its own: every copy
+/// registration's own descriptor id, never reused) and its context's `GraphHandle` (one per
+/// context), with no object of its own: every copy
 /// sees the one row, so a cancel from any copy is seen by all. Registering a reaction
 /// allocates its body's closure context and one object the context keeps (`ReactionRow`).
 @MainActor
 public struct CogReaction {
-  @usableFromInline weak var cogs: Cogs?
+  @usableFromInline let graph: GraphHandle<SharedEdgePool>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
 
-  @inlinable init(cogs: Cogs, ref: SlotRef, id: Int32) {
-    self.cogs = cogs
+  @inlinable init(graph: CogGraph, ref: SlotRef, id: Int32) {
+    self.graph = graph.handle
     self.ref = ref
     self.id = id
   }
@@ -63,11 +64,13 @@ public struct CogReaction {
   /// Whether the reaction no longer runs: it was cancelled (from any copy), or its context
   /// is gone.
   public var isCancelled: Bool {
-    guard let cogs else { return true }
-    return !cogs.graph.isLiveReaction(ref, id: id)
+    guard let g = graph.graph else { return true }
+    return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
 
-  public func cancel() { cogs?.graph.cancelReaction(ref, id: id) }
+  public func cancel() {
+    if let g = graph.graph { withGuaranteed(g) { $0.cancelReaction(ref, id: id) } }
+  }
 }
 
 /// A reaction's body as the app gave it (a struct: see `TypedReactionRow`).

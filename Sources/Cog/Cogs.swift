@@ -113,7 +113,7 @@ public final class Cogs {
       return false
     }
     let (ref, id) = graph.react(row)
-    return CogReaction(cogs: self, ref: ref, id: id)
+    return CogReaction(graph: graph, ref: ref, id: id)
   }
 
   /// A reaction whose body does not take the context (the workbench's effects, which find
@@ -127,7 +127,7 @@ public final class Cogs {
       return false
     }
     let (ref, id) = graph.react(row)
-    return CogReaction(cogs: self, ref: ref, id: id)
+    return CogReaction(graph: graph, ref: ref, id: id)
   }
 
   /// The reaction whose body is running (not a computed it reads), or `nil`.

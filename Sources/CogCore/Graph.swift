@@ -27,6 +27,8 @@ package final class Graph<Edges: EdgeStore> {
   @usableFromInline package let serial: Int
   /// Keeps the clock the store calls unretained.
   @usableFromInline let clockOwner: GraphClock
+  /// What reaction handles hold to reach this graph (see `GraphHandle`).
+  @usableFromInline package let handle = GraphHandle<Edges>()
 
   @inlinable package var rows: RowColumns<Edges> {
     @inline(__always) _read { yield store.pointee.rows }
@@ -90,9 +92,11 @@ package final class Graph<Edges: EdgeStore> {
     turnsPointer = .allocate(capacity: 1)
     turnsPointer.initialize(to: TurnState())
     serial = Registry.makeContextSerial()
+    handle.graph = Unmanaged.passUnretained(self)
   }
 
   isolated deinit {
+    handle.graph = nil
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()

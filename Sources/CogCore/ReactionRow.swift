@@ -57,6 +57,19 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   }
 }
 
+/// How a reaction's handle reaches its graph: one per graph, cleared by the graph's `deinit`,
+/// so that a handle used after its context is gone does nothing. Handles hold it strongly (a
+/// retain per handle); a weak reference to the context cost about 250 instructions per
+/// reaction instead (forming it, copying and moving the handle, loading and destroying it;
+/// profiled on sbench/createComputations/create0to1).
+@MainActor
+@usableFromInline
+package final class GraphHandle<Edges: EdgeStore> {
+  /// The graph while it lives; `nil` once its `deinit` ran.
+  @usableFromInline @exclusivity(unchecked) package var graph: Unmanaged<Graph<Edges>>?
+  @inlinable nonisolated package init() { graph = nil }
+}
+
 /// Registrations alive in the process (reactions, leases, exports): tests count them after
 /// register/cancel churn.
 @usableFromInline package let registrationsAlive = Atomic<Int>(0)

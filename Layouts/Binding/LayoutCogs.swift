@@ -88,21 +88,23 @@ import CogCore
 /// A registered reaction of a `LayoutCogs`: a value naming its row (see `CogReaction`).
 @MainActor
 @usableFromInline package struct LayoutReaction<Edges: EdgeStore> {
-  @usableFromInline let graph: GraphHandle<Edges>
+  @usableFromInline let graph: Unmanaged<GraphHandle<Edges>>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
   @inlinable init(graph: Graph<Edges>, ref: SlotRef, id: Int32) {
-    self.graph = graph.handle
+    self.graph = Unmanaged.passUnretained(graph.handle)
     self.ref = ref
     self.id = id
   }
   /// Whether it was cancelled (from any copy), or its context is gone.
   @inlinable package var isCancelled: Bool {
-    guard let g = graph.graph else { return true }
+    guard let g = withGuaranteed(graph, { $0.graph }) else { return true }
     return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
   @inlinable package func cancel() {
-    if let g = graph.graph { withGuaranteed(g) { $0.cancelReaction(ref, id: id) } }
+    if let g = withGuaranteed(graph, { $0.graph }) {
+      withGuaranteed(g) { $0.cancelReaction(ref, id: id) }
+    }
   }
 }
 

@@ -51,12 +51,12 @@ public struct CogReactionContext {
 /// allocates its body's closure context and one object the context keeps (`ReactionRow`).
 @MainActor
 public struct CogReaction {
-  @usableFromInline let graph: GraphHandle<SharedEdgePool>
+  @usableFromInline let graph: Unmanaged<GraphHandle<SharedEdgePool>>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
 
   @inlinable init(graph: CogGraph, ref: SlotRef, id: Int32) {
-    self.graph = graph.handle
+    self.graph = Unmanaged.passUnretained(graph.handle)
     self.ref = ref
     self.id = id
   }
@@ -64,12 +64,14 @@ public struct CogReaction {
   /// Whether the reaction no longer runs: it was cancelled (from any copy), or its context
   /// is gone.
   public var isCancelled: Bool {
-    guard let g = graph.graph else { return true }
+    guard let g = withGuaranteed(graph, { $0.graph }) else { return true }
     return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
 
   public func cancel() {
-    if let g = graph.graph { withGuaranteed(g) { $0.cancelReaction(ref, id: id) } }
+    if let g = withGuaranteed(graph, { $0.graph }) {
+      withGuaranteed(g) { $0.cancelReaction(ref, id: id) }
+    }
   }
 }
 

@@ -65,7 +65,8 @@ extension Cogs {
   /// Rows in the table, live and free (grows only when no free slot is left).
   @_spi(Testing) public var rowTableCount: Int { graph.rows.count }
 
-  /// Registration handles (reactions, leases, exports) alive in the process.
+  /// Registrations alive in the process: reactions (their objects, which live as long as their
+  /// rows), leases and exports (their shared handle objects).
   @_spi(Testing) public static var liveRegistrationCount: Int {
     registrationsAlive.load(ordering: .relaxed)
   }

@@ -28,7 +28,7 @@ package final class Graph<Edges: EdgeStore> {
   /// Keeps the clock the store calls unretained.
   @usableFromInline let clockOwner: GraphClock
   /// What reaction handles hold to reach this graph (see `GraphHandle`).
-  @usableFromInline package let handle = GraphHandle<Edges>()
+  @usableFromInline package let handle = GraphHandle<Edges>.take()
 
   @inlinable package var rows: RowColumns<Edges> {
     @inline(__always) _read { yield store.pointee.rows }
@@ -96,7 +96,7 @@ package final class Graph<Edges: EdgeStore> {
   }
 
   isolated deinit {
-    handle.graph = nil
+    handle.give()
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()

@@ -57,18 +57,41 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   }
 }
 
-/// How a reaction's handle reaches its graph: one per graph, cleared by the graph's `deinit`,
-/// so that a handle used after its context is gone does nothing. Handles hold it strongly (a
-/// retain per handle); a weak reference to the context cost about 250 instructions per
-/// reaction instead (forming it, copying and moving the handle, loading and destroying it;
-/// profiled on sbench/createComputations/create0to1).
+/// How a reaction's handle reaches its graph: one per live graph, cleared by the graph's
+/// `deinit`, so that a handle used after its context is gone does nothing. A weak reference
+/// to the context cost about 250 instructions per reaction (forming it, copying and moving
+/// the handle, loading and destroying it; profiled on sbench/createComputations/create0to1),
+/// and a strong reference to this object a retain and a release per handle.
+///
+/// So handles hold it unretained, and it is never freed: a graph's `deinit` gives it back to
+/// a process-wide pool (`take`/`give`), and a later graph reuses it. A handle that outlived
+/// its graph may then reach the later graph, where it names nothing: it also holds its
+/// registration's descriptor id, which no other row of any graph ever has
+/// (`Graph.isLiveReaction`). The pool holds as many as there were graphs alive at once.
 @MainActor
 @usableFromInline
 package final class GraphHandle<Edges: EdgeStore> {
-  /// The graph while it lives; `nil` once its `deinit` ran.
+  /// The graph while it lives; `nil` once its `deinit` ran (until a later graph takes it).
   @usableFromInline @exclusivity(unchecked) package var graph: Unmanaged<Graph<Edges>>?
-  @inlinable nonisolated package init() { graph = nil }
+  @usableFromInline init() { graph = nil }
+
+  /// A handle for a new graph: one a graph that went gave back, or a new one.
+  @usableFromInline static func take() -> GraphHandle {
+    let key = ObjectIdentifier(Edges.self)
+    if let h = graphHandlePool[key]?.popLast() { return unsafeDowncast(h, to: GraphHandle.self) }
+    return GraphHandle()
+  }
+
+  /// Gives back the handle of a graph that is going (its `deinit`).
+  @usableFromInline func give() {
+    graph = nil
+    graphHandlePool[ObjectIdentifier(Edges.self), default: []].append(self)
+  }
 }
+
+/// The graph handles of graphs that went, by edge store type (a handle reaches a graph of its
+/// own type only). Main actor only: graphs are made and freed there.
+@MainActor private var graphHandlePool: [ObjectIdentifier: [AnyObject]] = [:]
 
 /// Registrations alive in the process (reactions, leases, exports): tests count them after
 /// register/cancel churn.

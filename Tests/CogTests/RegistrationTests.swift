@@ -109,6 +109,19 @@ struct RegistrationTests {
     #expect(handle?.isCancelled == true)
     handle?.cancel()
     handle?.cancel()
+    // A later context reuses the gone one's graph handle, and its reaction lands in the same
+    // slot with the same generation: the old handle still names nothing.
+    let later = Cogs()
+    var runs = 0
+    let current = later.react("current") { c in
+      _ = c[a]
+      runs += 1
+    }
+    handle?.cancel()
+    #expect(handle?.isCancelled == true && !current.isCancelled)
+    later.turn("a") { w in w[a] = 1 }
+    #expect(runs == 2)
+    current.cancel()
   }
 
   @Test("a handle kept after its cancel never cancels a later reaction in the same slot")

@@ -23,8 +23,6 @@ public final class CogSystem: ReactiveSystem {
   // `@exclusivity(unchecked)`: the adapter's own state is touched on every write and effect
   // run; it is main-actor confined and never accessed overlapping.
   @exclusivity(unchecked) @usableFromInline var writer: CogWriter?
-  /// The reaction whose body is running (to schedule writes made inside an effect).
-  @exclusivity(unchecked) @usableFromInline var reaction: CogReactionContext?
   @exclusivity(unchecked) @usableFromInline var built = EffectList<CogReaction>()
   /// Owns the descriptors behind the handles (handles are unretained).
   public let handles = HandleKeeper()
@@ -43,18 +41,10 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func effect(_ body: @escaping () -> Void) {
-    // Unretained: the system outlives its reactions (cleanup cancels them), and a strong or
-    // `unowned` capture would cost a retain and release on every run.
-    let me = Unmanaged.passUnretained(self)
-    built.append(
-      cogs.react("effect") { c in
-        withGuaranteed(me) { system in
-          let outer = system.reaction
-          system.reaction = c
-          body()
-          system.reaction = outer
-        }
-      })
+    // The case's closure is the reaction's body as is; writes made in it find the running
+    // reaction through `runningReaction`. (A wrapper that set the reaction around the body
+    // cost a closure context per effect.)
+    built.append(cogs.react("effect", plain: body))
   }
 
   @inlinable
@@ -77,7 +67,7 @@ public final class CogSystem: ReactiveSystem {
         writer[cog] = value
       } else if collected != nil {
         collected!.append { w in w[cog] = value }
-      } else if let reaction {
+      } else if let reaction = cogs.runningReaction {
         reaction.turn("write") { w in w[cog] = value }
       } else {
         cogs.turn("write") { w in w[cog] = value }
@@ -89,7 +79,7 @@ public final class CogSystem: ReactiveSystem {
   public func withBatch(_ body: () -> Void) {
     if writer != nil || collected != nil {
       body()  // nested batch: part of the outer one
-    } else if let reaction {
+    } else if let reaction = cogs.runningReaction {
       // Inside an effect: the batch's writes become one turn scheduled by the reaction.
       collected = []
       body()

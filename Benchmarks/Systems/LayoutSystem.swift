@@ -20,8 +20,6 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
-  /// The reaction whose body is running (to schedule writes made inside an effect).
-  @exclusivity(unchecked) @usableFromInline var reaction: LayoutReactionContext<Edges>?
   @exclusivity(unchecked) @usableFromInline var built = EffectList<LayoutReaction<Edges>>()
   /// Writes of a batch opened inside an effect, applied by a scheduled turn.
   @exclusivity(unchecked) @usableFromInline var collected: [(LayoutWriter<Edges>) -> Void]?
@@ -42,16 +40,10 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   @inlinable
   package func effect(_ body: @escaping () -> Void) {
-    let me = Unmanaged.passUnretained(self)
-    built.append(
-      cogs.react("effect") { c in
-        withGuaranteed(me) { system in
-          let outer = system.reaction
-          system.reaction = c
-          body()
-          system.reaction = outer
-        }
-      })
+    // The case's closure is the reaction's body as is; writes made in it find the running
+    // reaction through `runningReaction`. (A wrapper that set the reaction around the body
+    // cost a closure context per effect.)
+    built.append(cogs.react("effect", plain: body))
   }
 
   @inlinable
@@ -74,7 +66,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
         writer[cog] = value
       } else if collected != nil {
         collected!.append { w in w[cog] = value }
-      } else if let reaction {
+      } else if let reaction = cogs.runningReaction {
         reaction.turn("write") { w in w[cog] = value }
       } else {
         cogs.turn("write") { w in w[cog] = value }
@@ -86,7 +78,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   package func withBatch(_ body: () -> Void) {
     if writer != nil || collected != nil {
       body()
-    } else if let reaction {
+    } else if let reaction = cogs.runningReaction {
       collected = []
       body()
       let writes = collected!

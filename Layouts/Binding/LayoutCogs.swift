@@ -41,11 +41,36 @@ import CogCore
     _ name: StaticString = "reaction",
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
-    let behavior = RowBehavior<Edges> { graph, slot in
-      body(LayoutReactionContext(graph: graph, slot: slot))
+    typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
+    let row = Row(name: name, body: LayoutReactionBody(body)) { graph, slot in
+      Row.withBody(of: slot, in: graph) {
+        $0.run(LayoutReactionContext(graph: graph, slot: slot))
+      }
       return false
     }
-    return LayoutReaction(graph: graph, ref: graph.react(name, behavior))
+    let (ref, id) = graph.react(row)
+    return LayoutReaction(graph: graph, ref: ref, id: id)
+  }
+
+  /// A reaction whose body does not take the context (see `Cogs.react(_:plain:)`).
+  @discardableResult
+  @inlinable package func react(_ name: StaticString, plain body: @escaping () -> Void)
+    -> LayoutReaction<Edges>
+  {
+    typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { graph, slot in
+      Row.withBody(of: slot, in: graph) { $0.run() }
+      return false
+    }
+    let (ref, id) = graph.react(row)
+    return LayoutReaction(graph: graph, ref: ref, id: id)
+  }
+
+  /// The reaction whose body is running (not a computed it reads), or `nil`.
+  @inlinable package var runningReaction: LayoutReactionContext<Edges>? {
+    let s = graph.activeSub
+    if s.isNone || !graph.rows.flags[s].contains(.reaction) { return nil }
+    return LayoutReactionContext(graph: graph, slot: s)
   }
 
   @inlinable package func hasRow<T>(_ cog: LayoutCog<T, Edges>) -> Bool {
@@ -60,19 +85,39 @@ import CogCore
   }
 }
 
-/// A registered reaction of a `LayoutCogs`.
+/// A registered reaction of a `LayoutCogs`: a value naming its row (see `CogReaction`).
 @MainActor
-@usableFromInline package final class LayoutReaction<Edges: EdgeStore> {
-  @usableFromInline weak var graph: Graph<Edges>?
+@usableFromInline package struct LayoutReaction<Edges: EdgeStore> {
+  @usableFromInline let graph: Unmanaged<GraphHandle<Edges>>
   @usableFromInline let ref: SlotRef
-  @usableFromInline package var isCancelled = false
-  @inlinable init(graph: Graph<Edges>, ref: SlotRef) {
-    self.graph = graph
+  @usableFromInline let id: Int32
+  @inlinable init(graph: Graph<Edges>, ref: SlotRef, id: Int32) {
+    self.graph = Unmanaged.passUnretained(graph.handle)
     self.ref = ref
+    self.id = id
+  }
+  /// Whether it was cancelled (from any copy), or its context is gone.
+  @inlinable package var isCancelled: Bool {
+    guard let g = withGuaranteed(graph, { $0.graph }) else { return true }
+    return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
   @inlinable package func cancel() {
-    if isCancelled { return }
-    isCancelled = true
-    graph?.cancelReaction(ref)
+    if let g = withGuaranteed(graph, { $0.graph }) {
+      withGuaranteed(g) { $0.cancelReaction(ref, id: id) }
+    }
   }
+}
+
+/// A reaction's body as given (a struct: see `TypedReactionRow`).
+@usableFromInline package struct LayoutReactionBody<Edges: EdgeStore> {
+  @usableFromInline let run: @MainActor (LayoutReactionContext<Edges>) -> Void
+  @inlinable init(_ run: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void) {
+    self.run = run
+  }
+}
+
+/// A reaction body that does not take the context.
+@usableFromInline package struct LayoutPlainReactionBody {
+  @usableFromInline let run: () -> Void
+  @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }

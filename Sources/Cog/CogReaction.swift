@@ -43,17 +43,50 @@ public struct CogReactionContext {
 /// A registered reaction. Cancelling releases its row, its edges and its body; cancelling
 /// twice, from any copy, or after the context is gone, is harmless. Dropping the handle does
 /// not cancel: the reaction lives until `cancel()` or the end of its context.
+///
+/// The handle is a value that names the reaction's row (slot, generation and the
+/// registration's own descriptor id, never reused) and its context's `GraphHandle` (one per
+/// context), with no object of its own: every copy
+/// sees the one row, so a cancel from any copy is seen by all. Registering a reaction
+/// allocates its body's closure context and one object the context keeps (`ReactionRow`).
 @MainActor
 public struct CogReaction {
-  @usableFromInline let registration: CogRegistration
+  @usableFromInline let graph: Unmanaged<GraphHandle<SharedEdgePool>>
+  @usableFromInline let ref: SlotRef
+  @usableFromInline let id: Int32
 
-  @inlinable init(cogs: Cogs, ref: SlotRef) {
-    registration = CogRegistration(cogs: cogs, kind: .reaction, ref: ref)
+  @inlinable init(graph: CogGraph, ref: SlotRef, id: Int32) {
+    self.graph = Unmanaged.passUnretained(graph.handle)
+    self.ref = ref
+    self.id = id
   }
 
-  public var isCancelled: Bool { registration.isCancelled }
+  /// Whether the reaction no longer runs: it was cancelled (from any copy), or its context
+  /// is gone.
+  public var isCancelled: Bool {
+    guard let g = withGuaranteed(graph, { $0.graph }) else { return true }
+    return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
+  }
 
-  public func cancel() { registration.cancel() }
+  public func cancel() {
+    if let g = withGuaranteed(graph, { $0.graph }) {
+      withGuaranteed(g) { $0.cancelReaction(ref, id: id) }
+    }
+  }
+}
+
+/// A reaction's body as the app gave it (a struct: see `TypedReactionRow`).
+@usableFromInline
+struct ReactionBody {
+  @usableFromInline let run: @MainActor (CogReactionContext) -> Void
+  @inlinable init(_ run: @escaping @MainActor (CogReactionContext) -> Void) { self.run = run }
+}
+
+/// A reaction body that does not take the context (the workbench's effects).
+@usableFromInline
+struct PlainReactionBody {
+  @usableFromInline let run: () -> Void
+  @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// Keeps a state's row alive until `end()` (any copy; ending twice is harmless).
@@ -62,7 +95,7 @@ public struct CogLease {
   @usableFromInline let registration: CogRegistration
 
   @inlinable init(cogs: Cogs, ref: SlotRef) {
-    registration = CogRegistration(cogs: cogs, kind: .lease, ref: ref)
+    registration = CogRegistration(cogs: cogs, ref: ref)
   }
 
   public var isEnded: Bool { registration.isCancelled }

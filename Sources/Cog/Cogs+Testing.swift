@@ -65,12 +65,14 @@ extension Cogs {
   /// Rows in the table, live and free (grows only when no free slot is left).
   @_spi(Testing) public var rowTableCount: Int { graph.rows.count }
 
-  /// Registration handles (reactions, leases, exports) alive in the process.
+  /// Registrations alive in the process: reactions (their objects, which live as long as their
+  /// rows), leases and exports (their shared handle objects).
   @_spi(Testing) public static var liveRegistrationCount: Int {
     registrationsAlive.load(ordering: .relaxed)
   }
 
-  /// How many descriptors and reactions this context keeps registered.
+  /// How many descriptors this context keeps a record of (reactions keep none: the graph
+  /// holds their objects through the row).
   @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.owners.count }
 
   #if DEBUG

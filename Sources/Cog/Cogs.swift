@@ -106,11 +106,35 @@ public final class Cogs {
   public func react(
     _ name: StaticString = "reaction", _ body: @escaping @MainActor (CogReactionContext) -> Void
   ) -> CogReaction {
-    let behavior = RowBehavior<SharedEdgePool> { graph, slot in
-      body(CogReactionContext(graph: graph, slot: slot))
+    typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
+    // `run` captures nothing (no closure context of its own): it finds the body in the row.
+    let row = Row(name: name, body: ReactionBody(body)) { graph, slot in
+      Row.withBody(of: slot, in: graph) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
-    return CogReaction(cogs: self, ref: graph.react(name, behavior))
+    let (ref, id) = graph.react(row)
+    return CogReaction(graph: graph, ref: ref, id: id)
+  }
+
+  /// A reaction whose body does not take the context (the workbench's effects, which find
+  /// the running reaction with `runningReaction`): the closure is stored as given, with no
+  /// closure adapting it.
+  @inlinable @discardableResult
+  package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
+    typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
+    let row = Row(name: name, body: PlainReactionBody(body)) { graph, slot in
+      Row.withBody(of: slot, in: graph) { $0.run() }
+      return false
+    }
+    let (ref, id) = graph.react(row)
+    return CogReaction(graph: graph, ref: ref, id: id)
+  }
+
+  /// The reaction whose body is running (not a computed it reads), or `nil`.
+  @inlinable package var runningReaction: CogReactionContext? {
+    let s = graph.activeSub
+    if s.isNone || !graph.rows.flags[s].contains(.reaction) { return nil }
+    return CogReactionContext(graph: graph, slot: s)
   }
 
   // MARK: Leases

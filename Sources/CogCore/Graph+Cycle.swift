@@ -54,7 +54,9 @@ extension Graph {
 
   @inlinable package func describe(_ s: Slot) -> String {
     let id = rows.descriptor[s]
-    let label = owner(of: id)?.label ?? "state#\(id)"
+    let label =
+      rows.flags[s].contains(.reaction)
+      ? reactionName(s) ?? "reaction#\(id)" : owner(of: id)?.label ?? "state#\(id)"
     if let index = maps.keyIndexes[id] {
       return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
     }

@@ -1,46 +1,65 @@
 extension Graph {
-  /// Registers a reaction that runs `behavior` (its body; it returns `false`: a reaction has
-  /// no value). The body runs now, then once after every turn in which a state it read
-  /// changed, in registration order. The owner made here holds the behavior: cancelling the
-  /// reaction releases its row, its edges and its body.
+  /// Registers `reaction` (its `run` calls the body and returns `false`: a reaction has no
+  /// value). The body runs now, then once after every turn in which a state it read changed,
+  /// in registration order. The graph keeps the reaction object until the row is released
+  /// (`cancelReaction`) or the graph goes; that frees the body.
+  ///
+  /// Returns the row and its descriptor id (unique to this registration, so that a handle
+  /// kept after its row was released and the slot reused names nothing).
   ///
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
-  @inlinable package func react(_ name: StaticString, _ behavior: RowBehavior<Edges>) -> SlotRef {
-    if _slowPath(!canStartOperation) { misplaced("reaction '\(name)' was registered") }
+  @inlinable package func react(_ reaction: ReactionRow<Edges>) -> (ref: SlotRef, id: Int32) {
+    if _slowPath(!canStartOperation) { misplaced("reaction '\(reaction.name)' was registered") }
     let id = Registry.makeDescriptorID()
-    maps.owners[id] = ReactionOwner(name: name, behavior: behavior)
     let s = allocateRow(
-      kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: behavior,
+      kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: reaction,
       lifetime: .context)
+    // The row's reference, given back by `endReaction`.
+    _ = Unmanaged.passUnretained(reaction).retain()
     let r = ref(s)
     refresh(s)
     if isFailing { reactionFailed(s) }
     collect()
     drainScheduled()
-    return r
+    return (r, id)
   }
 
-  /// Cancels the reaction `r`; harmless if it is already gone.
-  @inlinable package func cancelReaction(_ r: SlotRef) {
-    if rows.generation[r.slot] != r.generation || rows.flags[r.slot].contains(.released) {
-      return
-    }
+  /// Whether the reaction registered as `r` with descriptor `id` still has its row.
+  @inlinable package func isLiveReaction(_ r: SlotRef, id: Int32) -> Bool {
+    Int(r.slot.raw) < rows.count && rows.generation[r.slot] == r.generation
+      && rows.descriptor[r.slot] == id && !rows.flags[r.slot].contains(.released)
+  }
+
+  /// Cancels the reaction registered as `r` with descriptor `id`; harmless if it is gone.
+  @inlinable package func cancelReaction(_ r: SlotRef, id: Int32) {
+    if !isLiveReaction(r, id: id) { return }
     release(r.slot)
     collect()
   }
-}
 
-/// A reaction's per-context record: its name for errors and history, and its behavior (which
-/// holds the body). The graph's owner map is the only strong reference.
-@usableFromInline
-final class ReactionOwner<Edges: EdgeStore>: RowOwner, @unchecked Sendable {
-  let name: StaticString
-  let behavior: RowBehavior<Edges>
-  @usableFromInline var label: String { "\(name)" }
-  @usableFromInline var cachePolicy: (limit: Int, retention: Duration)? { nil }
-  @usableFromInline init(name: StaticString, behavior: RowBehavior<Edges>) {
-    self.name = name
-    self.behavior = behavior
+  /// Part of `release` (and of the graph's `deinit`): gives back the graph's reference to the
+  /// reaction object of a released row, which frees its body.
+  @inlinable @inline(never) package func endReaction(_ b: BehaviorRef<Edges>) {
+    b.object?.release()
+  }
+
+  /// The name of reaction row `s` (error and debug paths).
+  @inlinable package func reactionName(_ s: Slot) -> String? {
+    guard let b = rows.behavior[s].object else { return nil }
+    return withGuaranteed(b) { "\(unsafeDowncast($0, to: ReactionRow<Edges>.self).name)" }
+  }
+
+  /// Gives back every live reaction object (the graph's `deinit`).
+  @usableFromInline func endAllReactions() {
+    for i in 0..<rows.count {
+      let s = Slot(i)
+      let f = rows.flags[s]
+      if f.contains(.reaction) && !f.contains(.released) {
+        let b = rows.behavior[s]
+        rows.behavior[s] = BehaviorRef(nil)
+        endReaction(b)
+      }
+    }
   }
 }

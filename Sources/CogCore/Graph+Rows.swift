@@ -118,7 +118,7 @@ extension Graph {
 
   /// Releases a row: drops its value and edges, tells its owner, bumps its generation and
   /// frees the slot. A row whose body is running is released when the operation ends. A
-  /// reaction's owner (which holds its body) goes with it.
+  /// reaction's object (which holds its body) goes with it.
   @inlinable package func release(_ s: Slot) {
     let f = rows.flags[s]
     if f.contains(.released) { return }
@@ -133,6 +133,7 @@ extension Graph {
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.drop(pair: rows.valueIndex[s] & ~1)
     }
+    let behavior = rows.behavior[s]
     rows.behavior[s] = BehaviorRef(nil)
     rows.flags[s] = .released
     rows.generation[s] &+= 1
@@ -142,7 +143,7 @@ extension Graph {
     // A cached slot is trusted only while `descriptor[slot]` still names its descriptor.
     rows.descriptor[s] = -1
     if f.contains(.reaction) {
-      maps.owners[id] = nil
+      endReaction(behavior)
     } else if let index = maps.keyIndexes[id] {
       index.forget(slot: s, tag: rows.tag[s])
     } else if maps.keylessSlots[id] == s.raw {

@@ -27,6 +27,8 @@ package final class Graph<Edges: EdgeStore> {
   @usableFromInline package let serial: Int
   /// Keeps the clock the store calls unretained.
   @usableFromInline let clockOwner: GraphClock
+  /// What reaction handles hold to reach this graph (see `GraphHandle`).
+  @usableFromInline package let handle = GraphHandle<Edges>.take()
 
   @inlinable package var rows: RowColumns<Edges> {
     @inline(__always) _read { yield store.pointee.rows }
@@ -90,12 +92,15 @@ package final class Graph<Edges: EdgeStore> {
     turnsPointer = .allocate(capacity: 1)
     turnsPointer.initialize(to: TurnState())
     serial = Registry.makeContextSerial()
+    handle.graph = Unmanaged.passUnretained(self)
   }
 
   isolated deinit {
+    handle.give()
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()
+    endAllReactions()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -326,8 +331,9 @@ package struct Tracking<Edges: EdgeStore> {
 package struct ContextMaps {
   /// The one row of each keyless descriptor in this context.
   @usableFromInline package var keylessSlots: [Int32: Int32] = [:]
-  /// The per-context record of each descriptor and reaction (label, cache policy; a reaction's
-  /// owner holds its body). The graph keeps its owners alive.
+  /// The per-context record of each descriptor (label, cache policy). The graph keeps its
+  /// owners alive. (Reactions have none: the graph holds their `ReactionRow` through the
+  /// behavior column.)
   @usableFromInline package var owners: [Int32: RowOwner] = [:]
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [Int32: KeyedRowIndex] = [:]

@@ -9,10 +9,14 @@
 /// `_withUnsafeGuaranteedRef`: loading a closure from storage and calling it otherwise costs a
 /// retain and a release of its context per call (../shared/research/floor.md, "Closure
 /// context retain per call"). The descriptor's per-context state keeps the object alive.
+///
+/// Not final: a reaction's row is a `ReactionRow`, a subclass that also holds the body, the
+/// name and the registration (one object per reaction). `run` stays `final`, so calling it is
+/// a field load, as in a final class.
 @MainActor
 @usableFromInline
-package final class RowBehavior<Edges: EdgeStore> {
-  @usableFromInline package let run: @MainActor (Graph<Edges>, Slot) -> Bool
+package class RowBehavior<Edges: EdgeStore> {
+  @usableFromInline package final let run: @MainActor (Graph<Edges>, Slot) -> Bool
   @inlinable nonisolated package init(run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool) {
     self.run = run
   }
@@ -72,7 +76,8 @@ package nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ bo
 /// A descriptor's memory of its row in the context it was last used in: the context's
 /// identity and the slot (or, for a keyed box, its key index). Descriptors are shared by every
 /// context, so this is a one-entry cache; a miss falls back to the context's dictionaries.
-/// Kept behind a pointer the descriptor owns, so reading it costs no exclusivity check.
+/// Kept behind a pointer the descriptor owns (an entry of `DescriptorCachePool`), so reading it
+/// costs no exclusivity check.
 @frozen @usableFromInline
 package struct DescriptorCache {
   /// The serial of the context the entry belongs to; 0: none.
@@ -85,10 +90,9 @@ package struct DescriptorCache {
     index = nil
   }
 
+  /// A cache from the process-wide pool (`DescriptorCachePool`).
   @inlinable package static func make() -> DescriptorCacheRef {
-    let p = UnsafeMutablePointer<DescriptorCache>.allocate(capacity: 1)
-    p.initialize(to: DescriptorCache())
-    return DescriptorCacheRef(pointer: p)
+    DescriptorCacheRef(pointer: DescriptorCachePool.take())
   }
 }
 
@@ -104,9 +108,6 @@ package struct DescriptorCacheRef: @unchecked Sendable {
     @inline(__always) nonmutating unsafeMutableAddress { pointer }
   }
 
-  /// Frees the cache; its descriptor's `deinit` calls it once.
-  @usableFromInline package func free() {
-    pointer.deinitialize(count: 1)
-    pointer.deallocate()
-  }
+  /// Gives the cache back to the pool; its descriptor's `deinit` calls it once.
+  @usableFromInline package func free() { DescriptorCachePool.give(pointer) }
 }

@@ -594,7 +594,11 @@ struct BaselineSystemTests {
       system.withBatch { system.write(s, 3) }
       return (system.read(mirror), seen)
     }
-    for result in [run(SimpleSystem()), run(ObjectGraphSystem()), run(ObservationSystem())] {
+    // Cog's adapter finds the running reaction through the runtime (the effect's closure is
+    // the reaction's body as is): a write, and a batch, inside an effect become its turns.
+    for result in [
+      run(SimpleSystem()), run(ObjectGraphSystem()), run(ObservationSystem()), run(CogSystem()),
+    ] {
       #expect(result.mirror == 30)
       #expect(result.seen == [0, 20, 30])
     }

@@ -63,4 +63,85 @@ struct RegistrationTests {
     #expect(cogs.rowTableCount == table)
     #expect(Cogs.liveRegistrationCount == registrations)
   }
+
+  @Test("cancelling frees the body at once, even while copies of the handle are kept")
+  func cancelFreesTheBody() {
+    let a = Cog(0)
+    let cogs = Cogs()
+    let live = LiveCount()
+    var handles: [CogReaction] = []
+    var runs = 0
+    do {
+      let token = Token(live)
+      handles.append(
+        cogs.react("holds") { c in
+          _ = c[a]
+          _ = token
+          runs += 1
+        })
+    }
+    handles.append(handles[0])
+    #expect(live.count == 1 && runs == 1)
+    handles[1].cancel()
+    #expect(live.count == 0)
+    #expect(handles[0].isCancelled && handles[1].isCancelled)
+    cogs.turn("a") { w in w[a] = 1 }
+    #expect(runs == 1)
+  }
+
+  @Test("the end of the context frees its reactions' bodies; their handles stay harmless")
+  func contextEndFreesReactions() {
+    let a = Cog(0)
+    let live = LiveCount()
+    let registrations = Cogs.liveRegistrationCount
+    var handle: CogReaction?
+    do {
+      let cogs = Cogs()
+      let token = Token(live)
+      handle = cogs.react("kept") { c in
+        _ = c[a]
+        _ = token
+      }
+      #expect(handle?.isCancelled == false)
+    }
+    #expect(live.count == 0)
+    #expect(Cogs.liveRegistrationCount == registrations)
+    #expect(handle?.isCancelled == true)
+    handle?.cancel()
+    handle?.cancel()
+    // A later context reuses the gone one's graph handle, and its reaction lands in the same
+    // slot with the same generation: the old handle still names nothing.
+    let later = Cogs()
+    var runs = 0
+    let current = later.react("current") { c in
+      _ = c[a]
+      runs += 1
+    }
+    handle?.cancel()
+    #expect(handle?.isCancelled == true && !current.isCancelled)
+    later.turn("a") { w in w[a] = 1 }
+    #expect(runs == 2)
+    current.cancel()
+  }
+
+  @Test("a handle kept after its cancel never cancels a later reaction in the same slot")
+  func staleHandleAfterSlotReuse() {
+    let a = Cog(0)
+    let cogs = Cogs()
+    var runs = 0
+    let old = cogs.react("old") { c in _ = c[a] }
+    old.cancel()
+    // The free list reuses the slot at once: 65,535 more registrations wrap its 16-bit
+    // generation back to the value the old handle holds.
+    for _ in 0..<65_535 { cogs.react("churn") { _ in }.cancel() }
+    let current = cogs.react("current") { c in
+      _ = c[a]
+      runs += 1
+    }
+    old.cancel()
+    #expect(old.isCancelled && !current.isCancelled)
+    cogs.turn("a") { w in w[a] = 1 }
+    #expect(runs == 2)
+    current.cancel()
+  }
 }

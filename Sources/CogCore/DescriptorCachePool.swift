@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Where descriptor caches (`DescriptorCache`) live: carved from chunks of 256 and recycled,
+/// so that declaring a descriptor allocates its own object and nothing else (a cache of its
+/// own cost a `malloc` and a `free` per descriptor: 2 allocations per manual cog on
+/// sbench/createSignals). Descriptors are declared and freed on any thread, hence the lock;
+/// it is taken once per declaration and once per `deinit`, never during graph work. Chunks
+/// are kept for the process: the pool holds as many caches as were ever alive at once.
+@usableFromInline
+package enum DescriptorCachePool {
+  private struct State {
+    /// Caches given back, as addresses.
+    var free: [UInt] = []
+    /// The next unused cache of the current chunk, and how many are left in it.
+    var next: UInt = 0
+    var left = 0
+  }
+
+  private static let chunk = 256
+  private static let state = Mutex(State())
+
+  /// A fresh cache (empty: no context).
+  @usableFromInline package static func take() -> UnsafeMutablePointer<DescriptorCache> {
+    let address = state.withLock { s -> UInt in
+      if let a = s.free.popLast() { return a }
+      if s.left == 0 {
+        let p = UnsafeMutablePointer<DescriptorCache>.allocate(capacity: chunk)
+        s.next = UInt(bitPattern: p)
+        s.left = chunk
+      }
+      let a = s.next
+      s.next += UInt(MemoryLayout<DescriptorCache>.stride)
+      s.left -= 1
+      return a
+    }
+    let p = UnsafeMutablePointer<DescriptorCache>(bitPattern: address).unsafelyUnwrapped
+    p.initialize(to: DescriptorCache())
+    return p
+  }
+
+  /// Gives back a cache `take` made (its descriptor's `deinit`).
+  @usableFromInline package static func give(_ p: UnsafeMutablePointer<DescriptorCache>) {
+    p.deinitialize(count: 1)
+    let address = UInt(bitPattern: p)
+    state.withLock { $0.free.append(address) }
+  }
+}

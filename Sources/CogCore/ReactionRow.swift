@@ -1,0 +1,98 @@
+import Synchronization
+
+/// A reaction's one object: its behavior (the row's `run`), its name and its body.
+/// Registering a reaction allocates this and the body's closure context, nothing else: no
+/// owner record, no dictionary insert, no closure adapting the body (`run` captures nothing;
+/// it finds the body through the row's behavior column), no handle object (the apps' handles
+/// are values naming the row).
+///
+/// The graph holds the only strong reference, taken at registration and given back when the
+/// row is released (cancel) or the graph goes: that frees the body and what it captured.
+/// Nothing else may keep it, which is why the body can be a `let`: a `var` (to drop it
+/// earlier) made every run load it with a retain and a release.
+///
+/// Not final: the body's type is the binding's (`TypedReactionRow`); the graph sees this class.
+@MainActor
+@usableFromInline
+package class ReactionRow<Edges: EdgeStore>: RowBehavior<Edges> {
+  /// The name given at registration, for errors and the debug history.
+  @usableFromInline package final let name: StaticString
+
+  @inlinable package init(
+    name: StaticString, run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool
+  ) {
+    self.name = name
+    super.init(run: run)
+    registrationsAlive.add(1, ordering: .relaxed)
+  }
+
+  deinit { registrationsAlive.subtract(1, ordering: .relaxed) }
+}
+
+/// A reaction whose body is a `Body` (the binding's wrapper of the app's closure: a struct,
+/// so that the closure is stored at its natural abstraction and called without a thunk).
+@MainActor
+@usableFromInline
+package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges> {
+  @usableFromInline package let body: Body
+
+  /// `run` must capture nothing (a capture is a closure context: one more allocation); it
+  /// reaches the body with `withBody(of:in:_:)`.
+  @inlinable package init(
+    name: StaticString, body: Body, run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool
+  ) {
+    self.body = body
+    super.init(name: name, run: run)
+  }
+
+  /// Calls `call` with the body of the running reaction row `slot` (what `run` does), borrowed:
+  /// no reference counting.
+  @inlinable @inline(__always)
+  package static func withBody(
+    of slot: Slot, in graph: Graph<Edges>, _ call: (Body) -> Void
+  ) {
+    withGuaranteed(graph.rows.behavior[slot].object.unsafelyUnwrapped) {
+      call(unsafeDowncast($0, to: TypedReactionRow.self).body)
+    }
+  }
+}
+
+/// How a reaction's handle reaches its graph: one per live graph, cleared by the graph's
+/// `deinit`, so that a handle used after its context is gone does nothing. A weak reference
+/// to the context cost about 250 instructions per reaction (forming it, copying and moving
+/// the handle, loading and destroying it; profiled on sbench/createComputations/create0to1),
+/// and a strong reference to this object a retain and a release per handle.
+///
+/// So handles hold it unretained, and it is never freed: a graph's `deinit` gives it back to
+/// a process-wide pool (`take`/`give`), and a later graph reuses it. A handle that outlived
+/// its graph may then reach the later graph, where it names nothing: it also holds its
+/// registration's descriptor id, which no other row of any graph ever has
+/// (`Graph.isLiveReaction`). The pool holds as many as there were graphs alive at once.
+@MainActor
+@usableFromInline
+package final class GraphHandle<Edges: EdgeStore> {
+  /// The graph while it lives; `nil` once its `deinit` ran (until a later graph takes it).
+  @usableFromInline @exclusivity(unchecked) package var graph: Unmanaged<Graph<Edges>>?
+  @usableFromInline init() { graph = nil }
+
+  /// A handle for a new graph: one a graph that went gave back, or a new one.
+  @usableFromInline static func take() -> GraphHandle {
+    let key = ObjectIdentifier(Edges.self)
+    if let h = graphHandlePool[key]?.popLast() { return unsafeDowncast(h, to: GraphHandle.self) }
+    return GraphHandle()
+  }
+
+  /// Gives back the handle of a graph that is going (its `deinit`).
+  @usableFromInline func give() {
+    graph = nil
+    graphHandlePool[ObjectIdentifier(Edges.self), default: []].append(self)
+  }
+}
+
+/// The graph handles of graphs that went, by edge store type (a handle reaches a graph of its
+/// own type only). Main actor only: graphs are made and freed there.
+@MainActor private var graphHandlePool: [ObjectIdentifier: [AnyObject]] = [:]
+
+/// Registrations alive in the process (reactions, leases, exports): tests count them after
+/// register/cancel churn.
+@usableFromInline package let registrationsAlive = Atomic<Int>(0)

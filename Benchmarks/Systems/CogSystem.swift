@@ -16,7 +16,7 @@ import CogCore
 public final class CogSystem: ReactiveSystem {
   public nonisolated static var id: String { "cog" }
   public nonisolated static var capabilities: SystemCapabilities {
-    SystemCapabilities.all.union(.uiReads)
+    SystemCapabilities.all.union([.uiReads, .ownAPI])
   }
 
   public let cogs = Cogs(reservingRows: 1024)
@@ -125,6 +125,46 @@ public final class CogSystem: ReactiveSystem {
   /// One registrar per boundary.
   public var registrarCount: Int? { cogs.graph.boundaryCount }
 
+  /// `cog/deep-api`: kairo/deep written as an app writes it with Cog's public API (automatic
+  /// cogs reading the previous one, a reaction, turns), no adapter in between.
+  @inlinable
+  public func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let cogs = self.cogs
+    let runs = OwnAPIRunCounter()
+    let head = Cog(0)
+    var current = Cog { c in c[head] + 1 }
+    for _ in 1..<length {
+      let previous = current
+      current = Cog { c in c[previous] + 1 }
+    }
+    let last = current
+    built.append(
+      cogs.react("deep-api") { c in
+        _ = c[last]
+        runs.count &+= 1
+      })
+    _ = handles.keep(head)
+    _ = handles.keep(last)
+    // A closure value, not a literal argument: a main-actor closure literal handed to the
+    // cases' module (Swift 5 mode) gets a dynamic executor check on every call (a retain and
+    // a release of the executor per iteration, seen in a caller profile).
+    let iterate: @MainActor () -> Void = {
+      cogs.turn("write") { w in w[head] = 1 }
+      runs.count = 0
+      for i in 0..<length {
+        cogs.turn("write") { w in w[head] = i }
+        checks.expect(
+          cogs[last] == length + i,
+          "cog/deep-api: last = \(cogs[last]), expected \(length + i)")
+      }
+      checks.expect(
+        runs.count == length, "cog/deep-api: reaction ran \(runs.count)×, expected \(length)")
+    }
+    return PreparedCase(iterationsPerSample: iterationsPerSample, iterate: iterate)
+  }
+
   public func cleanup() {
     for r in built.live { r.cancel() }
     built.retire()
@@ -185,4 +225,12 @@ extension CogSystem: AsyncReactiveSystem {
     }
     return ComputedHandle(handles.keep(cog))
   }
+}
+
+/// The reaction-run counter of the own-API cases: a bump is one add (unchecked exclusivity,
+/// as the cases' `RunCounter`).
+@MainActor @usableFromInline
+final class OwnAPIRunCounter {
+  @usableFromInline @exclusivity(unchecked) var count = 0
+  @inlinable init() {}
 }

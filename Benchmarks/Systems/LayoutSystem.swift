@@ -37,7 +37,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   @inlinable
   package func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(handles.keep(LayoutCog<T, Edges> { _ in body() }))
+    ComputedHandle(handles.keep(LayoutCog<T, Edges>(body: LayoutAdapterBody(body))))
   }
 
   @inlinable
@@ -243,4 +243,14 @@ package enum SystemBindings {
       self.bind = bind
     }
   }
+}
+
+/// The case's closure as a layout body (see `AdapterBody`). Main-actor confined, as the
+/// system is.
+@frozen @usableFromInline
+struct LayoutAdapterBody<T, Edges: EdgeStore>: LayoutBody, @unchecked Sendable {
+  @usableFromInline let body: () -> T
+  @inlinable nonisolated init(_ body: @escaping () -> T) { self.body = body }
+  @MainActor @inlinable @inline(__always)
+  func run(_: LayoutContext<T, Edges>) -> T { body() }
 }

@@ -19,6 +19,7 @@ public enum CogCases {
     v.visit(CogPeakMemory1000())
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
+    v.visit(CogDeepAPI())
     visitBoundaryCases(&v)
   }
 }
@@ -524,5 +525,28 @@ func peakMemoryRow<S: ReactiveSystem, H: ReadableHandle>(
       counts.runs &+= 1
       return a.read(in: s) + b.read(in: s)
     }
+  }
+}
+
+/// kairo/deep's graph and iteration through Cog's own API instead of the benchmark adapter
+/// (`ReactiveSystem.deepThroughOwnAPI`): what an app's chain of 50 automatic cogs and one
+/// reaction costs per recomputed row, next to `kairo/deep`'s figure through the adapter.
+public struct CogDeepAPI: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/deep-api" }
+  public var summary: String {
+    "kairo/deep through Cog's own API: 50 chained automatic cogs read by one reaction"
+  }
+  public var requirements: SystemCapabilities { .ownAPI }
+  /// As kairo/deep: 51 turns, each rerunning the 50 computeds and the effect.
+  public var recomputesPerIteration: Int? { 51 * 51 }
+  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    system.deepThroughOwnAPI(
+      length: 50, iterationsPerSample: size.kairoIterations, checks: checks)
   }
 }

@@ -48,6 +48,14 @@ public protocol ReactiveSystem: AnyObject {
   func uiRead<T>(_ computed: ComputedHandle<T>) -> T
   /// How many `ObservationRegistrar`s the system owns now; nil when it has none to count.
   var registrarCount: Int? { get }
+  /// `cog/deep-api` (needs `.ownAPI`): kairo/deep's graph (a source, `length` chained `+1`
+  /// computeds, one effect reading the last) built and driven through the system's own API
+  /// rather than this adapter, so that the record shows what the adapter's layers cost. Each
+  /// iteration does what kairo/deep's does (a turn writing 1, then `length` turns writing
+  /// `i`, each checked by reading the last computed) and checks the same values and effect
+  /// runs. Nil by default.
+  func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
+    -> PreparedCase?
 }
 
 extension ReactiveSystem {
@@ -55,6 +63,9 @@ extension ReactiveSystem {
   @inlinable public func uiRead<T>(_ signal: SignalHandle<T>) -> T { read(signal) }
   @inlinable public func uiRead<T>(_ computed: ComputedHandle<T>) -> T { read(computed) }
   public var registrarCount: Int? { nil }
+  public func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
+    -> PreparedCase?
+  { nil }
 }
 
 /// A writable source made by a `ReactiveSystem`.
@@ -155,6 +166,9 @@ public struct SystemCapabilities: OptionSet, Sendable, Hashable {
   /// told when a value it read changed. Not part of `all`: only systems that connect to
   /// Observation (Cog's boundaries, raw `@Observable`) have it.
   public static let uiReads = SystemCapabilities(rawValue: 1 << 3)
+  /// Cases written against the system's own API (`ReactiveSystem.deepThroughOwnAPI`). Not
+  /// part of `all`: only Cog's systems have them.
+  public static let ownAPI = SystemCapabilities(rawValue: 1 << 4)
 
   public static let all: SystemCapabilities = [.memoizedComputeds, .equalityCutoff, .stagedTurns]
 
@@ -167,6 +181,7 @@ public struct SystemCapabilities: OptionSet, Sendable, Hashable {
     if missing.contains(.equalityCutoff) { names.append("equality cutoff") }
     if missing.contains(.stagedTurns) { names.append("staged turns") }
     if missing.contains(.uiReads) { names.append("UI reads under Observation tracking") }
+    if missing.contains(.ownAPI) { names.append("cases written against its own API") }
     return "the system has no " + names.joined(separator: ", ")
   }
 }

@@ -16,7 +16,7 @@ import CogCore
 public final class CogSystem: ReactiveSystem {
   public nonisolated static var id: String { "cog" }
   public nonisolated static var capabilities: SystemCapabilities {
-    SystemCapabilities.all.union(.uiReads)
+    SystemCapabilities.all.union([.uiReads, .ownAPI])
   }
 
   public let cogs = Cogs(reservingRows: 1024)
@@ -36,7 +36,7 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(handles.keep(Cog { (_: CogContext<T>) in body() }))
+    ComputedHandle(handles.keep(Cog(body: AdapterBody(body))))
   }
 
   @inlinable
@@ -115,6 +115,46 @@ public final class CogSystem: ReactiveSystem {
   /// One registrar per boundary.
   public var registrarCount: Int? { cogs.graph.boundaryCount }
 
+  /// `cog/deep-api`: kairo/deep written as an app writes it with Cog's public API (automatic
+  /// cogs reading the previous one, a reaction, turns), no adapter in between.
+  @inlinable
+  public func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let cogs = self.cogs
+    let runs = OwnAPIRunCounter()
+    let head = Cog(0)
+    var current = Cog { c in c[head] + 1 }
+    for _ in 1..<length {
+      let previous = current
+      current = Cog { c in c[previous] + 1 }
+    }
+    let last = current
+    built.append(
+      cogs.react("deep-api") { c in
+        _ = c[last]
+        runs.count &+= 1
+      })
+    _ = handles.keep(head)
+    _ = handles.keep(last)
+    // A closure value, not a literal argument: a main-actor closure literal handed to the
+    // cases' module (Swift 5 mode) gets a dynamic executor check on every call (seen in a
+    // caller profile: one retain and two releases per iteration).
+    let iterate: @MainActor () -> Void = {
+      cogs.turn("write") { w in w[head] = 1 }
+      runs.count = 0
+      for i in 0..<length {
+        cogs.turn("write") { w in w[head] = i }
+        checks.expect(
+          cogs[last] == length + i,
+          "cog/deep-api: last = \(cogs[last]), expected \(length + i)")
+      }
+      checks.expect(
+        runs.count == length, "cog/deep-api: reaction ran \(runs.count)×, expected \(length)")
+    }
+    return PreparedCase(iterationsPerSample: iterationsPerSample, iterate: iterate)
+  }
+
   public func cleanup() {
     for r in built.live { r.cancel() }
     built.retire()
@@ -175,4 +215,24 @@ extension CogSystem: AsyncReactiveSystem {
     }
     return ComputedHandle(handles.keep(cog))
   }
+}
+
+/// The reaction-run counter of the own-API cases: a bump is one add (unchecked exclusivity,
+/// as the cases' `RunCounter`).
+@MainActor @usableFromInline
+final class OwnAPIRunCounter {
+  @usableFromInline @exclusivity(unchecked) var count = 0
+  @inlinable init() {}
+}
+
+/// The case's closure as a Cog body: the row's behavior calls the case's closure directly,
+/// where a closure body (`Cog { _ in body() }`) put a call of the adapter's own closure in
+/// between (about 15 instructions per recomputed row on kairo/deep). Main-actor confined, as
+/// the system is.
+@frozen @usableFromInline
+struct AdapterBody<T>: CogBody, @unchecked Sendable {
+  @usableFromInline let body: () -> T
+  @inlinable nonisolated init(_ body: @escaping () -> T) { self.body = body }
+  @MainActor @inlinable @inline(__always)
+  func run(_: CogContext<T>) -> T { body() }
 }

@@ -16,7 +16,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   ReactiveSystem
 {
   package nonisolated static var id: String { "cog[\(Edges.layoutName)+\(Refs.layoutName)]" }
-  package nonisolated static var capabilities: SystemCapabilities { .all }
+  package nonisolated static var capabilities: SystemCapabilities { .all.union(.ownAPI) }
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
@@ -35,7 +35,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   @inlinable
   package func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(handles.keep(LayoutCog<T, Edges> { _ in body() }))
+    ComputedHandle(handles.keep(LayoutCog<T, Edges>(body: LayoutAdapterBody(body))))
   }
 
   @inlinable
@@ -95,6 +95,45 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   @inlinable
   package func withBuild<R>(_ body: () -> R) -> R { body() }
+
+  /// `cog/deep-api` through the workbench binding's API (what `CogSystem` does with Cog's).
+  @inlinable
+  package func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let cogs = self.cogs
+    let runs = OwnAPIRunCounter()
+    let head = LayoutCog<Int, Edges>(0)
+    var current = LayoutCog<Int, Edges> { c in c[head] + 1 }
+    for _ in 1..<length {
+      let previous = current
+      current = LayoutCog<Int, Edges> { c in c[previous] + 1 }
+    }
+    let last = current
+    built.append(
+      cogs.react("deep-api") { c in
+        _ = c[last]
+        runs.count &+= 1
+      })
+    _ = handles.keep(head)
+    _ = handles.keep(last)
+    // A closure value, not a literal argument: a main-actor closure literal handed to the
+    // cases' module (Swift 5 mode) gets a dynamic executor check on every call (seen in a
+    // caller profile: one retain and two releases per iteration).
+    let iterate: @MainActor () -> Void = {
+      cogs.turn("write") { w in w[head] = 1 }
+      runs.count = 0
+      for i in 0..<length {
+        cogs.turn("write") { w in w[head] = i }
+        checks.expect(
+          cogs[last] == length + i,
+          "cog/deep-api: last = \(cogs[last]), expected \(length + i)")
+      }
+      checks.expect(
+        runs.count == length, "cog/deep-api: reaction ran \(runs.count)×, expected \(length)")
+    }
+    return PreparedCase(iterationsPerSample: iterationsPerSample, iterate: iterate)
+  }
 
   package func cleanup() {
     for r in built.live { r.cancel() }
@@ -212,4 +251,14 @@ package enum SystemBindings {
       self.bind = bind
     }
   }
+}
+
+/// The case's closure as a layout body (see `AdapterBody`). Main-actor confined, as the
+/// system is.
+@frozen @usableFromInline
+struct LayoutAdapterBody<T, Edges: EdgeStore>: LayoutBody, @unchecked Sendable {
+  @usableFromInline let body: () -> T
+  @inlinable nonisolated init(_ body: @escaping () -> T) { self.body = body }
+  @MainActor @inlinable @inline(__always)
+  func run(_: LayoutContext<T, Edges>) -> T { body() }
 }

@@ -21,19 +21,50 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   }
 
   /// An automatic state compared with `==`.
-  @inlinable package init(
+  @inlinable package convenience init(
     label: String = "", lifetime: RowLifetime = .context,
     cachePolicy: (limit: Int, retention: Duration)? = nil,
     _ body: @escaping @MainActor (LayoutContext<Value, Edges>) -> Value
   ) where Value: Equatable {
+    self.init(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, body: LayoutClosureBody(body))
+  }
+
+  /// An automatic state whose body is a value of its own type (see `Cog`'s
+  /// `init(label:lifetime:body:)`).
+  @inlinable package init<Body: LayoutBody>(
+    label: String = "", lifetime: RowLifetime = .context,
+    cachePolicy: (limit: Int, retention: Duration)? = nil, body: Body
+  ) where Body.Value == Value, Body.Edges == Edges, Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     state = KeylessState(
       automatic: label, lifetime: lifetime, cachePolicy: cachePolicy, typeIndex: ti,
       behavior: RowBehavior { graph, slot in
-        let new = body(LayoutContext(graph: graph, slot: slot))
+        let new = body.run(LayoutContext(graph: graph, slot: slot))
         return graph.store(new, at: slot, typeIndex: ti) { $0 == $1 }
       })
   }
+}
+
+/// An automatic state's body as a type (see `LayoutCog.init(label:lifetime:cachePolicy:body:)`).
+@usableFromInline
+package protocol LayoutBody: Sendable {
+  associatedtype Value
+  associatedtype Edges: EdgeStore
+  @MainActor func run(_ c: LayoutContext<Value, Edges>) -> Value
+}
+
+/// A closure as a `LayoutBody`.
+@frozen @usableFromInline
+struct LayoutClosureBody<Value, Edges: EdgeStore>: LayoutBody {
+  @usableFromInline let body: @MainActor (LayoutContext<Value, Edges>) -> Value
+  @inlinable nonisolated init(
+    _ body: @escaping @MainActor (LayoutContext<Value, Edges>) -> Value
+  ) {
+    self.body = body
+  }
+  @MainActor @inlinable @inline(__always)
+  func run(_ c: LayoutContext<Value, Edges>) -> Value { body(c) }
 }
 
 extension LayoutCog: StateName {

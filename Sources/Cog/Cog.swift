@@ -62,16 +62,28 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
   @inlinable
-  public init(
+  public convenience init(
     label: String = "", lifetime: CogLifetime = .context,
     _ body: @escaping @MainActor (CogContext<Value>) -> Value
   ) where Value: Equatable {
+    self.init(label: label, lifetime: lifetime, body: ClosureBody(body))
+  }
+
+  /// An automatic cog whose body is a value of its own type rather than a closure: the row's
+  /// behavior, specialized for `Body`, calls it directly, so a recompute makes one indirect
+  /// call (the behavior) where a closure body makes two (the behavior, then the closure). The
+  /// workbench's adapter uses it to call the case's closure from the behavior (see
+  /// impl/perf-notes.md, "One indirect call per row"). Every automatic cog with `==` goes
+  /// through here.
+  @inlinable
+  package init<Body: CogBody>(label: String = "", lifetime: CogLifetime = .context, body: Body)
+  where Body.Value == Value, Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     state = KeylessState(
       automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       typeIndex: ti,
       behavior: RowBehavior { graph, slot in
-        let new = body(CogContext(graph: graph, slot: slot))
+        let new = body.run(CogContext(graph: graph, slot: slot))
         return graph.store(new, at: slot, typeIndex: ti) { $0 == $1 }
       })
   }
@@ -112,4 +124,23 @@ extension Cog: StateName {
 
   @MainActor @inlinable
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph) }
+}
+
+/// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a
+/// closure body is: descriptors are made anywhere and run on the main actor.
+@usableFromInline
+package protocol CogBody: Sendable {
+  associatedtype Value
+  @MainActor func run(_ c: CogContext<Value>) -> Value
+}
+
+/// A closure as a `CogBody`: what the public initializer stores.
+@frozen @usableFromInline
+struct ClosureBody<Value>: CogBody {
+  @usableFromInline let body: @MainActor (CogContext<Value>) -> Value
+  @inlinable nonisolated init(_ body: @escaping @MainActor (CogContext<Value>) -> Value) {
+    self.body = body
+  }
+  @MainActor @inlinable @inline(__always)
+  func run(_ c: CogContext<Value>) -> Value { body(c) }
 }

@@ -18,7 +18,7 @@ public struct CogContext<Value> {
   }
 
   /// Reads `cog` and depends on it: this cog reruns when `cog`'s value changes.
-  @inlinable public subscript<T>(cog: Cog<T>) -> T {
+  @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T {
     withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
 

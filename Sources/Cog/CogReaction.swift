@@ -14,7 +14,7 @@ public struct CogReactionContext {
     self.slot = slot
   }
 
-  @inlinable public subscript<T>(cog: Cog<T>) -> T {
+  @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T {
     withGuaranteed(graph) { $0.read(cog, .tracked) }
   }
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {

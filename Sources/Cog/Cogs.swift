@@ -58,7 +58,7 @@ public final class Cogs {
   /// The current value of `cog`, computing what it needs. Inside a running body or reaction
   /// the read is tracked, as `c[cog]` is. A cycle met on the way goes to `errorHandler`, and
   /// the read serves `cog`'s last value (its placeholder if it never had one).
-  @inlinable public subscript<T>(cog: Cog<T>) -> T { graph.read(cog, .tracked) }
+  @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T { graph.read(cog, .tracked) }
 
   /// The current value of the keyed state `ref`.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T { graph.read(ref.name, .tracked) }

@@ -48,9 +48,10 @@ extension Graph {
     return edges.candidate(run)
   }
 
-  /// `read`'s stale case on the fast path, out of line so that the confirmed path makes no
-  /// call: refreshes `d` and says whether the fast path may go on (false on a cycle, which the
-  /// general path then notes and serves).
+  /// `read`'s stale candidate (see `readStaleCandidate`): refreshes `d` and says whether the
+  /// fast path may go on (false on a cycle, which the general path then notes and serves).
+  /// Generic over the layout only, so that the refresh is not copied into every value type's
+  /// read.
   @inlinable @inline(never)
   package func refreshForCandidate(_ d: Slot) -> Bool {
     if !rows.flags[d].isDisjoint(with: .inProgress) { return false }

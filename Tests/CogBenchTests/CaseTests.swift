@@ -80,8 +80,8 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
       "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000", "cog/keyed-switch", "cog/dependency-churn",
-      "cog/boundary-registrars-1000", "cog/boundary-keyed-notices", "cog/boundary-turn-12",
-      "cog/boundary-turn-100", "cog/boundary-turn-1000",
+      "cog/deep-api", "cog/boundary-registrars-1000", "cog/boundary-keyed-notices",
+      "cog/boundary-turn-12", "cog/boundary-turn-100", "cog/boundary-turn-1000",
       "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
       "cog/async-stream", "cog/async-latest-restart",
     ]
@@ -120,10 +120,11 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
     if CaseTestSystems.complete.contains(system) {
       // Async cases run in the runner only (AsyncCaseTests). UI reads need Observation (Cog's boundaries, raw @Observable): the oracle and the
       // simple core have none, and say so.
-      let uiReads = CaseTestSystems.type(system).capabilities.contains(.uiReads)
+      // Own-API cases run on Cog's systems only.
+      let capabilities = CaseTestSystems.type(system).capabilities
       let notApplicable = bound.filter {
         $0.notApplicableReason != nil && !$0.info.needsAsync
-          && (uiReads || !$0.info.requirements.contains(.uiReads))
+          && capabilities.isSuperset(of: $0.info.requirements.intersection([.uiReads, .ownAPI]))
       }.map(\.info.id)
       #expect(notApplicable.isEmpty, "\(system) should run every case: \(notApplicable)")
     }

@@ -12,14 +12,15 @@ struct DeclaredRunCountTests {
   /// Every case that declares its recomputed rows per iteration (ids: the test arguments,
   /// which are evaluated outside the main actor).
   nonisolated static let ids = [
-    "kairo/broad", "kairo/deep", "kairo/diamond",
+    "kairo/broad", "kairo/deep", "kairo/diamond", "cog/deep-api",
     "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
   ]
 
   /// The case values behind `ids`, to prepare directly on a system the test keeps.
   static func benchmarkCase(_ id: String) -> (any BenchmarkCase)? {
     let all: [any BenchmarkCase] =
-      [KairoBroad(), KairoDeep(), KairoDiamond()] + SinkCase.Shape.allCases.map(SinkCase.init)
+      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI()]
+      + SinkCase.Shape.allCases.map(SinkCase.init)
     return all.first { $0.id == id }
   }
 

@@ -119,6 +119,10 @@ public protocol CaseDescription {
   /// recomputed node, the unit of ../shared/research/floor.md). The tests check it against
   /// Cog's run counter.
   var recomputesPerIteration: Int? { get }
+  /// Rows an iteration creates, and what they are, when the case's shape fixes it: the record
+  /// divides allocations, instructions and retains by it (per created row, issue 13's unit
+  /// for creation). Nil for cases that do not measure creation.
+  var createdRows: CreatedRows? { get }
   /// Metrics (by raw name: `instructions`, `graphBytes`, …) whose counts this case cannot
   /// repeat exactly, because they include work the runtime does on other threads (see
   /// `AsyncCases.swift`). They are recorded and shown, but neither gated nor compared
@@ -131,7 +135,28 @@ extension CaseDescription {
   public var published: PublishedMeasure? { nil }
   public var steadyStateTargets: SteadyStateTargets { [] }
   public var recomputesPerIteration: Int? { nil }
+  public var createdRows: CreatedRows? { nil }
   public var variableMetrics: Set<String> { [] }
+}
+
+/// What one iteration of a creation case creates (see `CaseDescription.createdRows`): how
+/// many rows at each size, and of which kind, since the targets differ by kind (at most 1
+/// allocation per manual cog, 2 per automatic cog or reaction).
+public struct CreatedRows: Sendable, Hashable {
+  public enum Kind: String, Sendable, Codable {
+    case manual, automatic, reaction
+    /// The most allocations one created row of this kind may cost (issue 13).
+    public var allocationTarget: Int { self == .manual ? 1 : 2 }
+  }
+  public var kind: Kind
+  public var quick: Int
+  public var full: Int
+  @inlinable public init(_ kind: Kind, quick: Int, full: Int) {
+    self.kind = kind
+    self.quick = quick
+    self.full = full
+  }
+  @inlinable public func count(_ size: CaseSize) -> Int { size == .quick ? quick : full }
 }
 
 /// A case over the generic adapter. A case is a value (parameterized families are one type)

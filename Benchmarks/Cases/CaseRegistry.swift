@@ -36,13 +36,15 @@ public struct CaseInfo: Sendable, Hashable {
   public var published: PublishedMeasure?
   public var steadyStateTargets: SteadyStateTargets
   public var recomputesPerIteration: Int?
+  public var createdRows: CreatedRows?
 
   public init(
     id: String, summary: String, requirements: SystemCapabilities, needsKeyedBoxes: Bool,
     published: PublishedMeasure?, steadyStateTargets: SteadyStateTargets,
     recomputesPerIteration: Int? = nil, needsAsync: Bool = false,
-    variableMetrics: Set<String> = []
+    variableMetrics: Set<String> = [], createdRows: CreatedRows? = nil
   ) {
+    self.createdRows = createdRows
     self.variableMetrics = variableMetrics
     self.id = id
     self.summary = summary
@@ -60,7 +62,7 @@ public struct CaseInfo: Sendable, Hashable {
       id: c.id, summary: c.summary, requirements: c.requirements,
       needsKeyedBoxes: needsKeyedBoxes, published: c.published,
       steadyStateTargets: c.steadyStateTargets, recomputesPerIteration: c.recomputesPerIteration,
-      needsAsync: needsAsync, variableMetrics: c.variableMetrics)
+      needsAsync: needsAsync, variableMetrics: c.variableMetrics, createdRows: c.createdRows)
   }
 }
 

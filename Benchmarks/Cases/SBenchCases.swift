@@ -68,6 +68,17 @@ public struct SBenchCase: BenchmarkCase {
 
   public var published: PublishedMeasure? { .sbench(group) }
 
+  /// createSignals makes n signals (manual cogs), the create sub-cases n effects (reactions)
+  /// in the timed region; the update sub-cases measure updates, not creation.
+  public var createdRows: CreatedRows? {
+    switch group {
+    case "createSignals": return CreatedRows(.manual, quick: quickShape.n, full: fullShape.n)
+    case "createComputations":
+      return CreatedRows(.reaction, quick: quickShape.n, full: fullShape.n)
+    default: return nil
+    }
+  }
+
   /// The published `run(fn, n, scount)` arguments (`COUNT = 1e5`).
   @inlinable public var fullShape: (n: Int, scount: Int) {
     switch kind {

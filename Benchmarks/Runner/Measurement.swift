@@ -136,6 +136,10 @@ final class Measurer {
     }
     update(c, s) {
       $0.iterationsPerSample = p.iterationsPerSample
+      if let created = c.createdRows {
+        $0.createdRowsPerIteration = created.count(plan.size)
+        $0.createdRowKind = created.kind
+      }
       // The declared reruns are those of a memoizing system; one without memoization reruns
       // rows per read instead, so the record does not divide its instructions by them.
       if s.capabilities.contains(.memoizedComputeds) {

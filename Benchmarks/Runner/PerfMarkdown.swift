@@ -56,6 +56,7 @@ enum PerfMarkdown {
     md.append("")
 
     md.append(contentsOf: perNodeSection(current))
+    md.append(contentsOf: creationSection(current))
     md.append(contentsOf: growthSection(current))
     md.append(contentsOf: stateGraphModelSection(current))
     md.append(contentsOf: layoutSection(current, profiles: profiles))

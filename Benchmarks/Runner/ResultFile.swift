@@ -66,6 +66,10 @@ struct CaseResult: Codable {
   /// `CaseDescription.recomputesPerIteration`); absent for systems without memoized
   /// computeds (they rerun rows per read) and in files written before it existed.
   var recomputesPerIteration: Int?
+  /// Rows an iteration creates and their kind (`CaseDescription.createdRows`); absent for
+  /// cases that do not measure creation and in files written before it existed.
+  var createdRowsPerIteration: Int?
+  var createdRowKind: CreatedRows.Kind?
   var checks: CheckOutcome
   var metrics: [String: MetricValue]
   /// Steady-state targets the case declares (no allocations, no retain/release) that this
@@ -83,6 +87,8 @@ struct CaseResult: Codable {
     }
     if other.iterationsPerSample > 0 { iterationsPerSample = other.iterationsPerSample }
     if let r = other.recomputesPerIteration { recomputesPerIteration = r }
+    if let r = other.createdRowsPerIteration { createdRowsPerIteration = r }
+    if let k = other.createdRowKind { createdRowKind = k }
     for (name, value) in other.metrics { metrics[name] = value }
     if !other.checks.passed { checks.passed = false }
     checks.failures += other.checks.failures.filter { !checks.failures.contains($0) }

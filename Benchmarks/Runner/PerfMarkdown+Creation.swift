@@ -1,0 +1,56 @@
+import CogBenchCases
+import Foundation
+
+// Issue 13's unit for creation: what one created row costs (allocations, instructions,
+// retains), for the cases that declare the rows an iteration creates (`createdRows`).
+
+extension PerfMarkdown {
+  static func creationSection(_ current: [(String, ResultFile)]) -> [String] {
+    var rows: [String] = []
+    for (_, file) in current {
+      let declaring = file.results
+        .filter { $0.createdRowsPerIteration != nil && $0.notApplicable == nil }
+        .sorted { ($0.caseID, $0.system) < ($1.caseID, $1.system) }
+      for r in declaring {
+        let created = r.createdRowsPerIteration! * max(r.iterationsPerSample, 1)
+        func per(_ m: Metric, _ format: String) -> String {
+          guard let v = r.value(m)?.value else { return "unavailable" }
+          return String(format: format, Double(v) / Double(created))
+        }
+        let allocations = per(.allocations, "%.2f")
+        var target = ""
+        if let kind = r.createdRowKind, SystemCatalog.runsCog(r.system) {
+          target = "≤ \(kind.allocationTarget)"
+          if let v = r.value(.allocations)?.value {
+            target +=
+              Double(v) / Double(created) <= Double(kind.allocationTarget)
+              ? " (met)" : " (**not met**)"
+          }
+        }
+        rows.append(
+          "| `\(r.caseID)` | \(r.system) | \(file.size.rawValue) | "
+            + "\(r.createdRowsPerIteration!) \(r.createdRowKind?.rawValue ?? "") | "
+            + "\(allocations) | \(target) | \(per(.instructions, "%.0f")) | "
+            + "\(per(.retains, "%.2f")) |")
+      }
+    }
+    var md: [String] = ["## Creation per row", ""]
+    if rows.isEmpty {
+      md.append("No result declares the rows an iteration creates.")
+      md.append("")
+      return md
+    }
+    md.append(
+      "Counts of a sample divided by the rows it created (iterations × the case's declared "
+        + "rows per iteration: signals are manual cogs, effects are reactions). The "
+        + "allocation target (issue 13): at most 1 per manual cog, 2 per automatic cog or "
+        + "reaction, on Cog and its layouts.")
+    md.append("")
+    md.append(
+      "| case | system | size | rows/iteration | allocations/row | target | Ir/row | retains/row |")
+    md.append("|---|---|---|---:|---:|---|---:|---:|")
+    md.append(contentsOf: rows)
+    md.append("")
+    return md
+  }
+}

@@ -1,0 +1,72 @@
+import CogBenchCases
+import CogBenchSystems
+import Foundation
+import Testing
+
+// Issue 13's creation unit: the sbench creation cases declare the rows an iteration creates,
+// and the record divides allocations, instructions and retains by them (a synthetic complete
+// run: test inputs, not measurements).
+
+@MainActor
+@Suite("Creation per row")
+struct CreationRenderTests {
+  @Test("the sbench creation cases declare their rows: signals are manual, effects reactions")
+  func declarations() {
+    let declared = CaseRegistry.all.cases.filter { $0.createdRows != nil }
+    #expect(declared.count == 10)
+    let signals = declared.first { $0.id == "sbench/createSignals" }?.createdRows
+    #expect(signals == CreatedRows(.manual, quick: 1000, full: 100_000))
+    let effects = declared.first { $0.id == "sbench/createComputations/create2to1" }?.createdRows
+    #expect(effects == CreatedRows(.reaction, quick: 500, full: 50_000))
+    #expect(!declared.contains { $0.id.hasPrefix("sbench/updateSignals") })
+  }
+
+  @Test("the record shows allocations, instructions and retains per created row, with targets")
+  func section() throws {
+    let dir = try temporaryDirectory()
+    var file = syntheticResult(systems: ["cog", "simple"], complete: true)
+    var results = file["results"] as! [[String: Any]]
+    func created(_ system: String, _ case: String, kind: String, allocations: Int) -> [String: Any]
+    {
+      [
+        "id": "\(`case`)@\(system)", "caseID": `case`, "family": "sbench", "system": system,
+        "iterationsPerSample": 1, "createdRowsPerIteration": 1000, "createdRowKind": kind,
+        "checks": ["passed": true, "failures": [String]()],
+        "metrics": [
+          "instructions": ["unit": "Ir/sample", "value": 1_500_000],
+          "allocations": ["unit": "allocations/sample", "value": allocations],
+          "retains": ["unit": "retains/sample", "value": 4000],
+        ],
+      ]
+    }
+    results.append(created("cog", "sbench/createSignals", kind: "manual", allocations: 1004))
+    results.append(
+      created("cog", "sbench/createComputations/create0to1", kind: "reaction", allocations: 2011))
+    results.append(
+      created("simple", "sbench/createComputations/create0to1", kind: "reaction", allocations: 9000)
+    )
+    file["results"] = results
+    try write(file, to: dir + "/now.json")
+    let o = try CogBench.run(
+      [
+        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
+        "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
+    #expect(md.contains("## Creation per row"))
+    #expect(
+      md.contains(
+        "| `sbench/createSignals` | cog | quick | 1000 manual | 1.00 | ≤ 1 (**not met**) | 1500 | 4.00 |"
+      ), "\(md)")
+    #expect(
+      md.contains(
+        "| `sbench/createComputations/create0to1` | cog | quick | 1000 reaction | 2.01 | ≤ 2 (**not met**) | 1500 | 4.00 |"
+      ))
+    // Baselines get the figures but no target.
+    #expect(
+      md.contains(
+        "| `sbench/createComputations/create0to1` | simple | quick | 1000 reaction | 9.00 |  | 1500 | 4.00 |"
+      ))
+  }
+}

@@ -11,20 +11,13 @@ extension Graph {
   @inline(never) @inlinable
   package func noteCycle(closingAt d: Slot, reader: Slot) {
     guard track.cycle == nil else { return }
-    // The running bodies, outermost first.
-    var running: [Slot] = []
-    var r = activeSub
-    while !r.isNone {
-      running.append(r)
-      r = rows.runParent[r]
-    }
-    running.reverse()
+    let running = runningBodies()
     // Merge frames and bodies into the chain of reads.
     var chain: [Slot] = []
     chain.reserveCapacity(running.count + work.pullStack.count)
     var frame = 0
     for body in running {
-      let start = Int(rows.runFrame[body])
+      let start = Int(body == track.outermost ? track.outermostFrame : rows.runFrame[body])
       while frame < start && frame < work.pullStack.count {
         chain.append(work.pullStack[frame].node)
         frame += 1
@@ -44,6 +37,20 @@ extension Graph {
     }
     if !reader.isNone && !path.contains(reader) { path.append(reader) }
     track.cycle = path
+  }
+
+  /// The running bodies, outermost first: from `activeSub` through `runParent` to
+  /// `Tracking.outermost` (see `recompute`).
+  @inlinable package func runningBodies() -> [Slot] {
+    var running: [Slot] = []
+    var r = activeSub
+    while !r.isNone {
+      running.append(r)
+      if r == track.outermost { break }
+      r = rows.runParent[r]
+    }
+    running.reverse()
+    return running
   }
 
   /// The names of the rows in `slots`: descriptor labels plus keys. Formatted only on the

@@ -34,14 +34,14 @@ extension Graph {
       return
     }
     let base = work.pullStack.count
+    var n = root
+    var p = edges.firstDep(of: root)
     rows.flags[root].insert(.visiting)
-    work.pullStack.append(PullFrame(node: root, position: edges.firstDep(of: root)))
-    while work.pullStack.count > base {
-      let top = work.pullStack.count &- 1
-      let n = work.pullStack[top].node
+    work.pullStack.append(PullFrame(node: n, position: p))
+    // `n` is the top frame's row and `p` the position its scan resumes at, kept in registers
+    // rather than reloaded from the frame: a descent goes on with the new frame directly.
+    pull: while true {
       if !rows.flags[n].contains(.dirty) {
-        var p = work.pullStack[top].position
-        var descended = false
         while !p.isNone {
           let d = edges.dep(of: n, at: p)
           let fd = rows.flags[d]
@@ -51,11 +51,12 @@ extension Graph {
               abandonRefresh(downTo: base)
               return
             }
-            work.pullStack[top].position = p
-            rows.flags[d].insert(.visiting)
-            work.pullStack.append(PullFrame(node: d, position: edges.firstDep(of: d)))
-            descended = true
-            break
+            work.pullStack[work.pullStack.count &- 1].position = p
+            rows.flags[d] = fd.union(.visiting)
+            n = d
+            p = edges.firstDep(of: d)
+            work.pullStack.append(PullFrame(node: n, position: p))
+            continue pull
           }
           if rows.changedAt[d] != edges.version(of: n, at: p) {
             rows.flags[n].insert(.dirty)
@@ -63,23 +64,35 @@ extension Graph {
           }
           p = edges.nextDep(of: n, after: p)
         }
-        if descended { continue }
       }
       _ = work.pullStack.removeLast()
-      rows.flags[n].remove(.visiting)
-      if rows.flags[n].contains(.dirty) {
-        if recompute(n) && work.pullStack.count > base {
-          // The frame below descended into n from its scan, so it reads n, whose value just
-          // changed: it is dirty, no need to compare the edge's version when it resumes.
-          rows.flags[work.pullStack[work.pullStack.count &- 1].node].insert(.dirty)
-        }
+      let f = rows.flags[n].subtracting(.visiting)
+      rows.flags[n] = f
+      if f.contains(.dirty) {
+        var changed = recompute(n)
         if _slowPath(isFailing) {
           abandonRefresh(downTo: base)
           return
         }
+        // The frame below descended into the row that just changed from its scan, so it
+        // reads it: it is dirty, and runs now, with no version to compare and no pass over
+        // its frame (each link of a chain that changes: kairo/deep's 50 rows).
+        while changed && work.pullStack.count > base {
+          let m = work.pullStack.removeLast().node
+          rows.flags[m] = rows.flags[m].subtracting(.visiting)
+          changed = recompute(m)
+          if _slowPath(isFailing) {
+            abandonRefresh(downTo: base)
+            return
+          }
+        }
       } else {
-        rows.flags[n].remove(.pending)
+        rows.flags[n] = f.subtracting(.pending)
       }
+      let count = work.pullStack.count
+      if count == base { return }
+      n = work.pullStack[count &- 1].node
+      p = work.pullStack[count &- 1].position
     }
   }
 
@@ -110,28 +123,42 @@ extension Graph {
   @inlinable @discardableResult
   package func recompute(_ n: Slot) -> Bool {
     let savedSub = activeSub
-    // The outer run's tracking state stays in this frame while n runs (runs nest).
-    let savedRun = run
-    activeSub = n
-    run = edges.beginRun(n)
-    rows.flags[n].insert(.computing)
-    rows.runParent[n] = savedSub
-    rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
     let changed: Bool
-    // A body that runs inside another body (a first evaluation, or a read of a stale row) adds
-    // native frames; a deep chain of them moves to a fresh stack segment when the current
-    // one runs low. Top-level pulls (every steady recompute of a flush) skip the check.
-    if _slowPath(!savedSub.isNone) && _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
-      changed = runOnFreshStack(n)
-    } else {
+    if savedSub.isNone {
+      // The outermost body (every steady recompute of a flush): outside bodies the run is
+      // dead (every read tests `activeSub` first), so there is no outer run to save, and the
+      // cycle bookkeeping is two stores in `track` rather than in the row's columns.
+      activeSub = n
+      run = edges.beginRun(n)
+      rows.flags[n].insert(.computing)
+      track.outermost = n
+      track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
       changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+      edges.endRun(run, sub: n, orphaned: &work.orphaned)
+      activeSub = .none
+    } else {
+      // The outer run's tracking state stays in this frame while n runs (runs nest).
+      let savedRun = run
+      activeSub = n
+      run = edges.beginRun(n)
+      rows.flags[n].insert(.computing)
+      rows.runParent[n] = savedSub
+      rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
+      // A body that runs inside another body (a first evaluation, or a read of a stale row)
+      // adds native frames; a deep chain of them moves to a fresh stack segment when the
+      // current one runs low. Outermost bodies skip the check.
+      if _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
+        changed = runOnFreshStack(n)
+      } else {
+        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+      }
+      edges.endRun(run, sub: n, orphaned: &work.orphaned)
+      activeSub = savedSub
+      run = savedRun
     }
     #if DEBUG
       runCount &+= 1
     #endif
-    edges.endRun(run, sub: n, orphaned: &work.orphaned)
-    activeSub = savedSub
-    run = savedRun
     var f = rows.flags[n]
     f.remove([.computing, .dirty, .pending])
     if isFailing {
@@ -172,12 +199,7 @@ extension Graph {
 
   @inline(never) @inlinable
   package func stackExhausted(at n: Slot) -> Never {
-    var depth = 0
-    var r = activeSub
-    while !r.isNone {
-      depth += 1
-      r = rows.runParent[r]
-    }
+    let depth = runningBodies().count
     fatalError(
       "Cog: evaluating '\(describe(n))' nested \(depth) bodies deep and the stack is nearly "
         + "exhausted (\(cog_stack_remaining()) bytes left), and this platform cannot switch to a "

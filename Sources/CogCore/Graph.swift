@@ -181,11 +181,13 @@ package struct RowColumns<Edges: EdgeStore> {
   @usableFromInline package var flags: RawColumn<StateFlags>
   /// The revision at which the row's value last changed (kept on an equal recompute).
   @usableFromInline package var changedAt: RawColumn<UInt32>
-  /// The row that was running when this row's body started (meaningful while `.computing`):
-  /// from `activeSub`, this chain is the stack of running bodies. Walked only to name a
-  /// cycle; two column stores per recompute instead of pushing and popping a path stack.
+  /// The row that was running when this row's body started (meaningful while `.computing`,
+  /// for a body nested in another; the outermost is `Tracking.outermost`): from `activeSub`,
+  /// this chain is the stack of running bodies. Walked only to name a cycle; two column
+  /// stores per nested recompute instead of pushing and popping a path stack.
   @usableFromInline package var runParent: RawColumn<Slot>
-  /// The pull-stack depth when this row's body started (meaningful while `.computing`).
+  /// The pull-stack depth when this row's body started (meaningful while `.computing`, for
+  /// a nested body; the outermost's is `Tracking.outermostFrame`).
   @usableFromInline package var runFrame: RawColumn<Int32>
   @usableFromInline package var generation: RawColumn<UInt16>
   /// Observation boundary index, `-1` until a UI read creates one.
@@ -316,6 +318,12 @@ package struct Tracking<Edges: EdgeStore> {
   @usableFromInline package var revision: UInt32 = 1
   @usableFromInline package var activeSub: Slot = .none
   @usableFromInline package var run: Edges.Run
+  /// The outermost running body (meaningful while `activeSub` is not `.none`) and the
+  /// pull-stack depth when it started: what `runParent` and `runFrame` hold for a nested
+  /// body. Two stores here per outermost recompute (every steady recompute of a flush)
+  /// instead of two column stores and the outer run's save and restore.
+  @usableFromInline package var outermost: Slot = .none
+  @usableFromInline package var outermostFrame: Int32 = 0
   /// Set when a read closed a cycle; the outermost operation reports it and clears it.
   @usableFromInline package var cycle: [Slot]? = nil
   @usableFromInline package var nextOrder: UInt32 = 0

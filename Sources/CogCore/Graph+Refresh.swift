@@ -66,9 +66,10 @@ extension Graph {
         }
       }
       _ = work.pullStack.removeLast()
-      let f = rows.flags[n].subtracting(.visiting)
-      rows.flags[n] = f
+      let f = rows.flags[n]
       if f.contains(.dirty) {
+        // `recompute` clears `visiting` with its other flags (the row stays in progress while
+        // its body runs, as it was while checked).
         var changed = recompute(n)
         if _slowPath(isFailing) {
           abandonRefresh(downTo: base)
@@ -78,16 +79,14 @@ extension Graph {
         // reads it: it is dirty, and runs now, with no version to compare and no pass over
         // its frame (each link of a chain that changes: kairo/deep's 50 rows).
         while changed && work.pullStack.count > base {
-          let m = work.pullStack.removeLast().node
-          rows.flags[m] = rows.flags[m].subtracting(.visiting)
-          changed = recompute(m)
+          changed = recompute(work.pullStack.removeLast().node)
           if _slowPath(isFailing) {
             abandonRefresh(downTo: base)
             return
           }
         }
       } else {
-        rows.flags[n] = f.subtracting(.pending)
+        rows.flags[n] = f.subtracting([.visiting, .pending])
       }
       let count = work.pullStack.count
       if count == base { return }
@@ -160,7 +159,8 @@ extension Graph {
       runCount &+= 1
     #endif
     var f = rows.flags[n]
-    f.remove([.computing, .dirty, .pending])
+    // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
+    f.remove([.computing, .dirty, .pending, .visiting])
     if isFailing {
       f.insert(.dirty)  // its body saw a cycle's stale values: redo next time
     } else {

@@ -54,8 +54,20 @@ extension Graph {
   /// read.
   @inlinable @inline(never)
   package func refreshForCandidate(_ d: Slot) -> Bool {
-    if !rows.flags[d].isDisjoint(with: .inProgress) { return false }
-    refresh(d)
+    let f = rows.flags[d]
+    if !f.isDisjoint(with: .inProgress) { return false }
+    // A DIRTY candidate (a body reading a row that push made DIRTY, as kairo/diamond's sum
+    // reads its four other inputs) recomputes here, with no call into `refresh`: one frame
+    // between the read and the row's behavior instead of two.
+    if f.contains(.dirty) && !isFailing {
+      recompute(d)
+    } else {
+      refreshOutOfLine(d)
+    }
     return !isFailing
   }
+
+  /// `refresh`, out of line: the pending and failing cases of `refreshForCandidate`.
+  @inlinable @inline(never)
+  package func refreshOutOfLine(_ d: Slot) { refresh(d) }
 }

@@ -42,7 +42,7 @@ import CogCore
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
     typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
-    let row = Row(name: name, body: LayoutReactionBody(body)) { graph, slot in
+    let row = Row(name: name, body: LayoutReactionBody(body)) { _, graph, slot in
       Row.withBody(of: slot, in: graph) {
         $0.run(LayoutReactionContext(graph: graph, slot: slot))
       }
@@ -58,7 +58,7 @@ import CogCore
     -> LayoutReaction<Edges>
   {
     typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { graph, slot in
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { _, graph, slot in
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }

@@ -66,7 +66,7 @@ package func keyedBehavior<Key: Hashable, Value, Edges: EdgeStore>(
   _ body: @escaping @MainActor (Key, Graph<Edges>, Slot) -> Value,
   same: @escaping @Sendable (Value, Value) -> Bool
 ) -> RowBehavior<Edges> {
-  RowBehavior<Edges> { graph, slot in
+  RowBehavior<Edges> { _, graph, slot in
     let key = BoxRows<Key>.key(of: slot, in: graph, id: id, cache: cache)
     let new = body(key, graph, slot)
     return graph.store(new, at: slot, typeIndex: ti, same: same)

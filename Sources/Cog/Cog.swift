@@ -82,9 +82,11 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     state = KeylessState(
       automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       typeIndex: ti,
-      behavior: RowBehavior { graph, slot in
-        let new = body.run(CogContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot, typeIndex: ti) { $0 == $1 }
+      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body, typeIndex: ti) {
+        behavior, graph, slot in
+        let b = unsafeDowncast(behavior, to: TypedRowBehavior<SharedEdgePool, Body>.self)
+        let new = b.body.run(CogContext(graph: graph, slot: slot))
+        return graph.store(new, at: slot, typeIndex: b.typeIndex) { $0 == $1 }
       })
   }
 
@@ -99,7 +101,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     state = KeylessState(
       automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       typeIndex: ti,
-      behavior: RowBehavior { graph, slot in
+      behavior: RowBehavior { _, graph, slot in
         let new = body(CogContext(graph: graph, slot: slot))
         return graph.store(new, at: slot, typeIndex: ti) { old, new in
           if let equals { return equals(old, new) }

@@ -139,7 +139,7 @@ extension Cog where Value: Equatable {
       automaticState: KeylessState(
         automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
         typeIndex: ti,
-        behavior: RowBehavior { graph, slot in
+        behavior: RowBehavior { _, graph, slot in
           let work = body(CogContext(graph: graph, slot: slot))
           return graph.submitAsync(work, at: slot, spec: spec)
         }))

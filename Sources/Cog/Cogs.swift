@@ -108,7 +108,7 @@ public final class Cogs {
   ) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
     // `run` captures nothing (no closure context of its own): it finds the body in the row.
-    let row = Row(name: name, body: ReactionBody(body)) { graph, slot in
+    let row = Row(name: name, body: ReactionBody(body)) { _, graph, slot in
       Row.withBody(of: slot, in: graph) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
@@ -122,7 +122,7 @@ public final class Cogs {
   @inlinable @discardableResult
   package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { graph, slot in
+    let row = Row(name: name, body: PlainReactionBody(body)) { _, graph, slot in
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }

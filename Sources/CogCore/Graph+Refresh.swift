@@ -132,7 +132,7 @@ extension Graph {
       rows.flags[n].insert(.computing)
       track.outermost = n
       track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
-      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
     } else {
@@ -149,7 +149,9 @@ extension Graph {
       if _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
         changed = runOnFreshStack(n)
       } else {
-        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run(self, n) }
+        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
+          $0.run($0, self, n)
+        }
       }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = savedSub
@@ -188,7 +190,7 @@ extension Graph {
     var job = FreshStackJob(graph: Unmanaged.passUnretained(self as AnyObject), slot: n) {
       graph, slot in
       let g = unsafeDowncast(graph, to: Graph.self)
-      return withGuaranteed(g.rows.behavior[slot].object.unsafelyUnwrapped) { $0.run(g, slot) }
+      return withGuaranteed(g.rows.behavior[slot].object.unsafelyUnwrapped) { $0.run($0, g, slot) }
     }
     let status = withUnsafeMutablePointer(to: &job) { p in
       cog_run_on_fresh_stack(Graph.stackSegment, freshStackTrampoline, UnsafeMutableRawPointer(p))

@@ -19,7 +19,7 @@ package class ReactionRow<Edges: EdgeStore>: RowBehavior<Edges> {
   @usableFromInline package final let name: StaticString
 
   @inlinable package init(
-    name: StaticString, run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool
+    name: StaticString, run: @escaping RowRun<Edges>
   ) {
     self.name = name
     super.init(run: run)
@@ -39,7 +39,7 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   /// `run` must capture nothing (a capture is a closure context: one more allocation); it
   /// reaches the body with `withBody(of:in:_:)`.
   @inlinable package init(
-    name: StaticString, body: Body, run: @escaping @MainActor (Graph<Edges>, Slot) -> Bool
+    name: StaticString, body: Body, run: @escaping RowRun<Edges>
   ) {
     self.body = body
     super.init(name: name, run: run)

@@ -70,20 +70,20 @@ extension Graph {
       if f.contains(.dirty) {
         // `recompute` clears `visiting` with its other flags (the row stays in progress while
         // its body runs, as it was while checked).
-        var changed = recompute(n)
-        if _slowPath(isFailing) {
-          abandonRefresh(downTo: base)
-          return
-        }
         // The frame below descended into the row that just changed from its scan, so it
         // reads it: it is dirty, and runs now, with no version to compare and no pass over
-        // its frame (each link of a chain that changes: kairo/deep's 50 rows).
-        while changed && work.pullStack.count > base {
-          changed = recompute(work.pullStack.removeLast().node)
+        // its frame (each link of a chain that changes: kairo/deep's 50 rows). One call
+        // site for both (with a third, the optimizer called `recompute` out of line from
+        // every site, measured).
+        var m = n
+        while true {
+          let changed = recompute(m)
           if _slowPath(isFailing) {
             abandonRefresh(downTo: base)
             return
           }
+          if !changed || work.pullStack.count == base { break }
+          m = work.pullStack.removeLast().node
         }
       } else {
         rows.flags[n] = f.subtracting([.visiting, .pending])
@@ -136,26 +136,7 @@ extension Graph {
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
     } else {
-      // The outer run's tracking state stays in this frame while n runs (runs nest).
-      let savedRun = run
-      activeSub = n
-      run = edges.beginRun(n)
-      rows.flags[n].insert(.computing)
-      rows.runParent[n] = savedSub
-      rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
-      // A body that runs inside another body (a first evaluation, or a read of a stale row)
-      // adds native frames; a deep chain of them moves to a fresh stack segment when the
-      // current one runs low. Outermost bodies skip the check.
-      if _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
-        changed = runOnFreshStack(n)
-      } else {
-        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
-          $0.run($0, self, n)
-        }
-      }
-      edges.endRun(run, sub: n, orphaned: &work.orphaned)
-      activeSub = savedSub
-      run = savedRun
+      changed = runNested(n, in: savedSub)
     }
     #if DEBUG
       runCount &+= 1
@@ -173,6 +154,35 @@ extension Graph {
       revision &+= 1
       rows.changedAt[n] = revision
     }
+    return changed
+  }
+
+  /// `recompute`'s body run inside another body's (`outer`): a first evaluation, or a
+  /// read of a stale row (kairo/diamond's nested refreshes). Out of line, so that the
+  /// outermost path stays small enough to inline at each of `recompute`'s call sites.
+  @inlinable @inline(never)
+  package func runNested(_ n: Slot, in outer: Slot) -> Bool {
+    // The outer run's tracking state stays in this frame while n runs (runs nest).
+    let savedRun = run
+    activeSub = n
+    run = edges.beginRun(n)
+    rows.flags[n].insert(.computing)
+    rows.runParent[n] = outer
+    rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
+    let changed: Bool
+    // A body that runs inside another body adds native frames; a deep chain of them moves
+    // to a fresh stack segment when the current one runs low. Outermost bodies skip the
+    // check.
+    if _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
+      changed = runOnFreshStack(n)
+    } else {
+      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
+        $0.run($0, self, n)
+      }
+    }
+    edges.endRun(run, sub: n, orphaned: &work.orphaned)
+    activeSub = outer
+    run = savedRun
     return changed
   }
 

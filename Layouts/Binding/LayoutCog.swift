@@ -17,7 +17,7 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable package init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
-      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+      sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
   }
 
   /// An automatic state compared with `==`.

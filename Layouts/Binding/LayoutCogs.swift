@@ -48,7 +48,8 @@ import CogCore
       }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 
@@ -62,7 +63,8 @@ import CogCore
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 

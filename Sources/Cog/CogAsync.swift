@@ -134,7 +134,8 @@ extension Cog where Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     let spec = AsyncSpec<Value, SharedEdgePool>(
       policy: policy, initial: initial, typeIndex: ti,
-      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
+        .takeUnretainedValue())
     self.init(
       automaticState: KeylessState(
         automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,

@@ -39,25 +39,29 @@ extension Graph {
   }
 
   /// Registers `owner` as the per-context record of descriptor `id` (cold).
-  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) { maps.owners[id] = owner }
+  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
+    maps.owners[DescriptorKey(id)] = owner
+  }
 
-  @inlinable package func owner(of id: Int32) -> RowOwner? { maps.owners[id] }
+  @inlinable package func owner(of id: Int32) -> RowOwner? { maps.owners[DescriptorKey(id)] }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
   @inlinable package func setKeyIndex(_ index: KeyedRowIndex, for id: Int32) {
-    maps.keyIndexes[id] = index
+    maps.keyIndexes[DescriptorKey(id)] = index
   }
 
-  @inlinable package func keyIndex(of id: Int32) -> KeyedRowIndex? { maps.keyIndexes[id] }
+  @inlinable package func keyIndex(of id: Int32) -> KeyedRowIndex? {
+    maps.keyIndexes[DescriptorKey(id)]
+  }
 
   /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
   @inlinable package func slot(ofDescriptor id: Int32) -> Slot {
-    if let raw = maps.keylessSlots[id] { return Slot(raw) }
+    if let raw = maps.keylessSlots[DescriptorKey(id)] { return Slot(raw) }
     return .none
   }
 
   @inlinable package func setSlot(_ s: Slot, ofDescriptor id: Int32) {
-    maps.keylessSlots[id] = s.raw
+    maps.keylessSlots[DescriptorKey(id)] = s.raw
   }
 
   /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
@@ -144,10 +148,10 @@ extension Graph {
     rows.descriptor[s] = -1
     if f.contains(.reaction) {
       endReaction(behavior)
-    } else if let index = maps.keyIndexes[id] {
+    } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
-    } else if maps.keylessSlots[id] == s.raw {
-      maps.keylessSlots[id] = nil
+    } else if maps.keylessSlots[DescriptorKey(id)] == s.raw {
+      maps.keylessSlots[DescriptorKey(id)] = nil
     }
   }
 }

@@ -31,10 +31,9 @@ package enum Registry {
   /// One immutable object of class `T` per value type, made by `make` on the first request
   /// and shared by every later one: the `==` equality of manual cogs, so that declaring a
   /// state does not allocate one per descriptor. Found without a lock once made
-  /// (`TypeTable`); the objects are kept for the process.
-  ///
-  /// Unretained: the registry keeps the object for the process, so a descriptor may hold it
-  /// without a reference of its own (returning it retained cost a retain per declaration).
+  /// (`TypeTable`). Returned unretained: the registry keeps the objects for the process, so a
+  /// descriptor may hold one without a reference of its own (returning it retained cost a
+  /// retain per declaration).
   @usableFromInline package static func shared<T: AnyObject & Sendable>(
     for type: Any.Type, _ make: () -> T
   ) -> Unmanaged<T> {
@@ -106,6 +105,7 @@ private struct TypeTable: ~Copyable {
     Key(type: ObjectIdentifier(type), kind: kind)
   }
 
+  /// The entries (the arrays' count below: a literal there, so keep them equal).
   static let capacity = 1024
   /// Type metadata addresses: never 0, which marks an empty entry.
   let firsts: InlineArray<1024, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
@@ -114,7 +114,8 @@ private struct TypeTable: ~Copyable {
   let count = Atomic<Int>(0)
 
   private static func start(_ key: Key) -> Int {
-    // Metadata is at least 16-byte aligned; mix in the kind for `shared`'s entries.
+    // Metadata addresses are pointer-aligned, so the lowest bits say little (entries whose
+    // starts collide probe on); the kind is mixed in for `shared`'s entries.
     Int(truncatingIfNeeded: ((key.first >> 4) &+ (key.second >> 4) &* 31)) & (capacity - 1)
   }
 

@@ -132,7 +132,24 @@ struct GrowthRenderTests {
         "instructions", "--cache-cases", "cellx/*",
       ], in: dir)
     #expect(stray.status == 1)
-    #expect(stray.stderr.contains("--cache-cases and --cache-systems need a cache metric"))
+    #expect(
+      stray.stderr.contains(
+        "--cache-cases, --cache-systems and --cache-last-level need a cache metric"))
+    // The simulated last level's size: a power of two in range, and only with a cache metric.
+    for (metric, size, message) in [
+      ("d1Misses", "1000000", "must be a power of two from 65536 to 1073741824 bytes"),
+      ("d1Misses", "32768", "must be a power of two"), ("d1Misses", "big", "cache-last-level"),
+      ("instructions", "1048576", "need a cache metric"),
+    ] {
+      let o = try CogBench.run(
+        [
+          "run", "--allow-debug", "--cases", "cellx/1000", "--systems", "cog", "--metrics",
+          metric, "--cache-last-level", size, "--output-dir", "none",
+        ], in: dir)
+      #expect(o.status == 1, "\(size): \(o.stderr)")
+      #expect(o.stderr.contains(message), "\(size): \(o.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/none"))
+    }
     let typo = try CogBench.run(
       [
         "run", "--allow-debug", "--cases", "cellx/1000", "--systems", "cog", "--metrics",

@@ -16,7 +16,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   ReactiveSystem
 {
   package nonisolated static var id: String { "cog[\(Edges.layoutName)+\(Refs.layoutName)]" }
-  package nonisolated static var capabilities: SystemCapabilities { .all.union(.ownAPI) }
+  package nonisolated static var capabilities: SystemCapabilities {
+    .all.union([.uiReads, .ownAPI])
+  }
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
@@ -96,6 +98,20 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   @inlinable
   package func withBuild<R>(_ body: () -> R) -> R { body() }
 
+  /// A view's read (`CogSystem.uiRead`'s, through the binding).
+  @inlinable
+  package func uiRead<T>(_ signal: SignalHandle<T>) -> T {
+    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { cogs.uiRead($0) }
+  }
+
+  @inlinable
+  package func uiRead<T>(_ computed: ComputedHandle<T>) -> T {
+    withGuaranteed(computed.object(as: LayoutCog<T, Edges>.self)) { cogs.uiRead($0) }
+  }
+
+  /// One registrar per boundary.
+  package var registrarCount: Int? { cogs.graph.boundaryCount }
+
   /// `cog/deep-api` through the workbench binding's API (what `CogSystem` does with Cog's).
   @inlinable
   package func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
@@ -165,6 +181,11 @@ extension LayoutSystem: KeyedReactiveSystem {
   @inlinable
   package func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
     withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs[$0, key] }
+  }
+
+  @inlinable
+  package func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs.uiRead($0, key: key) }
   }
 
   @inlinable

@@ -113,6 +113,12 @@ package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore, Refs: Refe
     Refs.read(unmanaged, key, as: Value.self, in: graph, mode)
   }
 
+  /// A UI read of `key`'s state in `graph`.
+  @MainActor @inlinable
+  func uiRead(_ key: Key, in graph: Graph<Edges>) -> Value {
+    Refs.uiRead(unmanaged, key, as: Value.self, in: graph)
+  }
+
   /// `key`'s existing row in `graph`, or `.none`.
   @MainActor @inlinable
   func existing(_ key: Key, in graph: Graph<Edges>) -> Slot {

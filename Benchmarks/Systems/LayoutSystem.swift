@@ -194,6 +194,22 @@ extension LayoutSystem: KeyedReactiveSystem {
   }
 }
 
+extension LayoutSystem: AsyncReactiveSystem {
+  /// A `.latest` async state (`CogSystem.latestComputed`'s, through the binding).
+  @inlinable
+  package func latestComputed<T: Equatable & Sendable>(
+    initial: T, _ body: @escaping () -> BenchWork<T>
+  ) -> ComputedHandle<T> {
+    let cog = LayoutCog<T, Edges>(async: .latest, initial: initial) { _ -> AsyncWork<T> in
+      switch body() {
+      case .run(let work): return .run(work)
+      case .stream(let feed): return .following(feed.sequence) { $0 }
+      }
+    }
+    return ComputedHandle(handles.keep(cog))
+  }
+}
+
 /// How an edge layout is named in system ids (`cog[<name>,…]`).
 package protocol NamedEdgeLayout {
   static var layoutName: String { get }
@@ -229,20 +245,26 @@ package enum SystemBindings {
       LayoutSystem<SharedEdgePool, InlineReferences>.self,
       storage: { StorageProbe.figures(SharedEdgePool.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<SharedEdgePool, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self))
     },
     Entry(
       LayoutSystem<PrefixArrays, InlineReferences>.self,
       storage: { StorageProbe.figures(PrefixArrays.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<PrefixArrays, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self))
     },
     // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
     Entry(
       LayoutSystem<InlineOverflow<2>, InlineReferences>.self,
       storage: { StorageProbe.figures(InlineOverflow<2>.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<InlineOverflow<2>, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self))
     },
     // The reference layouts with the pool, on the keyed cases (the M6 set; keyless cases do
     // not read references, so they would measure `cog[pool+inline]` again).

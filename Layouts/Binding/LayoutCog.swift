@@ -13,6 +13,9 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   }
   @inlinable package var isManual: Bool { state.isManual }
 
+  /// A descriptor for `state` (the async factory's; see `LayoutCog+Async.swift`).
+  @inlinable package init(state: KeylessState<Value, Edges>) { self.state = state }
+
   /// A manual state compared with `==`.
   @inlinable package init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(

@@ -84,7 +84,8 @@ extension Graph {
     rows.changedAt[s] = revision
     rows.boundary[s] = -1
     rows.valueIndex[s] = vi
-    rows.typeIndex[s] = ti
+    if _slowPath(ti > Graph.maxValueTypes) { tooManyValueTypes(ti) }
+    rows.typeIndex[s] = Int16(truncatingIfNeeded: ti)
     rows.descriptor[s] = id
     rows.behavior[s] = BehaviorRef(b)
     rows.lifetime[s] = l
@@ -114,6 +115,19 @@ extension Graph {
     #endif
   }
 
+  /// How many value types may have rows in a process: the row's `typeIndex` column holds two
+  /// bytes.
+  @inlinable package static var maxValueTypes: Int32 { Int32(Int16.max) }
+
+  /// A row of the value type numbered `ti` would not fit the two-byte column. `fatalError`, so
+  /// that release builds print it too.
+  @inlinable @inline(never) package func tooManyValueTypes(_ ti: Int32) -> Never {
+    fatalError(
+      "Cog: a row of a value type numbered \(ti) was made; a process supports at most "
+        + "\(Graph.maxValueTypes + 1) distinct value types with rows (the row's type column "
+        + "holds two bytes)")
+  }
+
   @inlinable @inline(never) package func staleSlot(_ r: SlotRef) -> Never {
     preconditionFailure(
       "Cog: stale internal slot \(r): row \(r.slot) is now at generation \(rows.generation[r.slot])"
@@ -133,7 +147,7 @@ extension Graph {
     if f.contains(.cached) { uncache(s) }
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
-    let ti = rows.typeIndex[s]
+    let ti = Int32(rows.typeIndex[s])
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.drop(pair: rows.valueIndex[s] & ~1)
     }

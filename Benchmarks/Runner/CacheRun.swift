@@ -9,7 +9,8 @@ import Foundation
 /// counts do not depend on the machine: a 32 KiB, 8-way first level (data and instructions,
 /// 64-byte lines) and a 32 MiB, 16-way last level, the caches of the 2-core VMs the record is
 /// measured on (`lscpu`: L1d 32 KiB per core, L3 32 MiB; valgrind simulates two levels, so
-/// the 1 MiB L2 is not modelled, and neither is the TLB).
+/// the 1 MiB L2 is not modelled by default, and the TLB never is). `run --cache-last-level`
+/// sets the last level's size, for example to the L2's, to count the misses that leave it.
 ///
 /// What the simulated caches hold when the window opens matters as much as the window: a
 /// timed sample runs right after its `beforeSample` (CellX builds its graph there), so the
@@ -18,12 +19,30 @@ import Foundation
 @MainActor
 enum CacheRun {
   nonisolated static let firstLevel = (size: 32_768, associativity: 8, line: 64)
-  nonisolated static let lastLevel = (size: 33_554_432, associativity: 16, line: 64)
+  nonisolated static let defaultLastLevelSize = 33_554_432
+  /// The simulated last level. `run --cache-last-level` sets its size once, before any child
+  /// starts (for example to the 1 MiB L2, which the default geometry does not model); the
+  /// result file's counter sources name the geometry measured.
+  nonisolated(unsafe) static var lastLevel = (
+    size: defaultLastLevelSize, associativity: 16, line: 64
+  )
+
+  /// Checks a `--cache-last-level` size: a power of two from 64 KiB to 1 GiB (valgrind needs
+  /// a power-of-two number of sets), larger than the first level.
+  nonisolated static func validLastLevelSize(_ bytes: Int) -> String? {
+    if bytes < 65_536 || bytes > 1 << 30 || bytes & (bytes - 1) != 0 {
+      return "--cache-last-level must be a power of two from 65536 to 1073741824 bytes "
+        + "(got \(bytes))"
+    }
+    return nil
+  }
 
   nonisolated static var geometryDescription: String {
-    "D1 and I1 \(firstLevel.size / 1024) KiB \(firstLevel.associativity)-way, LL "
-      + "\(lastLevel.size / 1_048_576) MiB \(lastLevel.associativity)-way, "
-      + "\(firstLevel.line)-byte lines"
+    let ll =
+      lastLevel.size >= 1_048_576
+      ? "\(lastLevel.size / 1_048_576) MiB" : "\(lastLevel.size / 1024) KiB"
+    return "D1 and I1 \(firstLevel.size / 1024) KiB \(firstLevel.associativity)-way, LL "
+      + "\(ll) \(lastLevel.associativity)-way, \(firstLevel.line)-byte lines"
   }
 
   /// The valgrind arguments of a cache child writing into `directory`.

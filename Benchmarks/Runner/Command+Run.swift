@@ -10,7 +10,7 @@ enum RunCommand {
                          [--size quick|full] [--samples N] [--warmup N] [--time-budget S]
                          [--instructions-budget S] [--finish-within S] [--jobs N]
                          [--cache-cases GLOBS] [--cache-systems GLOBS]
-                         [--output-dir DIR] [--allow-debug]
+                         [--cache-last-level BYTES] [--output-dir DIR] [--allow-debug]
 
     Measures every selected case on every selected system and writes a new result file
     DIR/<date>-<size>-<commit>.json (default DIR: Results/runs; never overwrites).
@@ -22,6 +22,10 @@ enum RunCommand {
       --cache-cases, --cache-systems  the cases and systems the cache counters are measured
                    on (default: every selected one; the other results have none). The
                    simulator is slow: scripts/compare.sh selects 'cellx/*' on 'cog*'.
+      --cache-last-level  the simulated last level's size in bytes (default 33554432, the
+                   32 MiB L3; a power of two): 1048576 simulates the 1 MiB L2 as the last
+                   level, to count the misses that leave it. The result's counter sources
+                   name the geometry; compare cache counters only between equal geometries.
       --size       quick (default, the CI size) or full (the published size)
       --samples    timed samples per case × system (default 15 quick, 40 full)
       --warmup     untimed samples before measuring (default 2; fewer when they are slow)
@@ -47,6 +51,7 @@ enum RunCommand {
       valueOptions: [
         "cases", "systems", "metrics", "size", "samples", "warmup", "output-dir", "time-budget",
         "instructions-budget", "finish-within", "jobs", "cache-cases", "cache-systems",
+        "cache-last-level",
       ],
       flagOptions: ["allow-debug"], maxPositionals: 0)
     if a.has("help") {
@@ -90,10 +95,17 @@ enum RunCommand {
         "cog-bench: warning: --cache-cases and --cache-systems select no measured case × "
           + "system: \(cacheMetrics.map { $0.rawValue }.joined(separator: ", ")) not measured")
     }
-    if cacheMetrics.isEmpty && (a["cache-cases"] != nil || a["cache-systems"] != nil) {
+    if cacheMetrics.isEmpty
+      && (a["cache-cases"] != nil || a["cache-systems"] != nil || a["cache-last-level"] != nil)
+    {
       throw BenchError(
-        "--cache-cases and --cache-systems need a cache metric in --metrics "
-          + "(dataAccesses, d1Misses, llMisses)")
+        "--cache-cases, --cache-systems and --cache-last-level need a cache metric in "
+          + "--metrics (dataAccesses, d1Misses, llMisses)")
+    }
+    if a["cache-last-level"] != nil {
+      let bytes = try a.int("cache-last-level", default: CacheRun.defaultLastLevelSize, min: 1)
+      if let problem = CacheRun.validLastLevelSize(bytes) { throw BenchError(problem) }
+      CacheRun.lastLevel.size = bytes
     }
     let outputDir = a["output-dir"] ?? "Results/runs"
     if cases.isEmpty { throw BenchError("no cases selected") }

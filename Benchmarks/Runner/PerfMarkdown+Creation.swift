@@ -17,7 +17,7 @@ extension PerfMarkdown {
           guard let v = r.value(m)?.value else { return "unavailable" }
           return String(format: format, Double(v) / Double(created))
         }
-        let allocations = per(.allocations, "%.2f")
+        let allocations = per(.allocations, "%.3f")
         var target = ""
         if let kind = r.createdRowKind, SystemCatalog.runsCog(r.system) {
           target = "≤ \(kind.allocationTarget)"

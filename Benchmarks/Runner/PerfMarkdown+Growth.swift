@@ -37,49 +37,60 @@ extension PerfMarkdown {
           + "Figures are per cell: instructions (callgrind), data accesses and simulated "
           + "D1 / LL data misses (`dataAccesses`, `d1Misses`, `llMisses`: "
           + (file.counterSources[Metric.d1Misses.rawValue] ?? "not measured in this run")
-          + "), and the wall-time median per cell. The last row of each system divides 5,000 "
-          + "layers' figure by 1,000 layers'; the goal is wall time per cell flat within "
-          + "\(fixed((growthGoal - 1) * 100, 0))% (ratio ≤ \(fixed(growthGoal, 2))).")
+          + "), and wall time per cell: the median and the fastest sample. The last row of "
+          + "each system divides 5,000 layers' figure by 1,000 layers'; the goal is wall time "
+          + "per cell flat within \(fixed((growthGoal - 1) * 100, 0))% (ratio ≤ "
+          + "\(fixed(growthGoal, 2))), met only when both the medians' and the fastest "
+          + "samples' ratios are (on a shared machine a median can hide a growth that every "
+          + "sample's floor shows, and the other way round).")
       md.append("")
       md.append(
         "| system | layers | Ir/cell | data accesses/cell | D1 misses/cell | LL misses/cell "
-          + "| wall time/cell (median) |")
-      md.append("|---|---:|---:|---:|---:|---:|---:|")
+          + "| wall time/cell (median) | wall time/cell (fastest) | goal |")
+      md.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
       for s in systems {
-        func perCell(_ layers: Int, _ m: Metric) -> Double? {
+        // A column: a metric, and for time which statistic of the samples.
+        typealias Column = (metric: Metric, fastest: Bool)
+        func perCell(_ layers: Int, _ c: Column) -> Double? {
           guard let r = file.result("cellx/\(layers)", s), r.notApplicable == nil else {
             return nil
           }
-          let v = r.value(m)
+          let v = r.value(c.metric)
           let n = Double(max(r.iterationsPerSample, 1) * layers)
           if let x = v?.value { return Double(x) / n }
-          if let x = v?.median { return x / Double(layers) }
+          if let x = c.fastest ? v?.min : v?.median { return x / Double(layers) }
           return nil
         }
-        func cell(_ layers: Int, _ m: Metric) -> String {
+        func cell(_ layers: Int, _ c: Column) -> String {
           guard let r = file.result("cellx/\(layers)", s) else { return "–" }
-          if let x = perCell(layers, m) {
-            return m.isTime ? formatNanoseconds(x) : fixed(x, m == .llMisses ? 2 : 1)
+          if let x = perCell(layers, c) {
+            return c.metric.isTime
+              ? formatNanoseconds(x) : fixed(x, c.metric == .llMisses ? 2 : 1)
           }
-          return r.value(m)?.unavailable != nil ? "unavailable" : "–"
+          return r.value(c.metric)?.unavailable != nil ? "unavailable" : "–"
         }
-        let metrics: [Metric] = [.instructions, .dataAccesses, .d1Misses, .llMisses, .wallTime]
+        let columns: [Column] =
+          [Metric.instructions, .dataAccesses, .d1Misses, .llMisses].map { ($0, false) }
+          + [(.wallTime, false), (.wallTime, true)]
         for layers in growthCases {
           md.append(
-            "| \(s) | \(layers) | " + metrics.map { cell(layers, $0) }.joined(separator: " | ")
-              + " |")
+            "| \(s) | \(layers) | " + columns.map { cell(layers, $0) }.joined(separator: " | ")
+              + " | |")
         }
-        let ratios = metrics.map { m -> String in
-          guard let a = perCell(growthCases.last!, m), let b = perCell(growthCases.first!, m),
+        func ratio(_ c: Column) -> Double? {
+          guard let a = perCell(growthCases.last!, c), let b = perCell(growthCases.first!, c),
             b > 0
-          else { return "–" }
-          var text = fixed(a / b, 2) + "×"
-          if m == .wallTime { text += a / b <= growthGoal ? " (met)" : " (**not met**)" }
-          return text
+          else { return nil }
+          return a / b
         }
+        let times = [ratio((.wallTime, false)), ratio((.wallTime, true))]
+        let goal =
+          times.contains { $0 == nil }
+          ? "–" : times.allSatisfy { $0! <= growthGoal } ? "met" : "**not met**"
         md.append(
           "| \(s) | \(growthCases.last!) ÷ \(growthCases.first!) | "
-            + ratios.joined(separator: " | ") + " |")
+            + columns.map { ratio($0).map { fixed($0, 2) + "×" } ?? "–" }
+            .joined(separator: " | ") + " | \(goal) |")
       }
       md.append("")
     }

@@ -16,7 +16,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   ReactiveSystem
 {
   package nonisolated static var id: String { "cog[\(Edges.layoutName)+\(Refs.layoutName)]" }
-  package nonisolated static var capabilities: SystemCapabilities { .all.union(.ownAPI) }
+  package nonisolated static var capabilities: SystemCapabilities {
+    .all.union([.uiReads, .ownAPI])
+  }
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
@@ -96,6 +98,20 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   @inlinable
   package func withBuild<R>(_ body: () -> R) -> R { body() }
 
+  /// A view's read (`CogSystem.uiRead`'s, through the binding).
+  @inlinable
+  package func uiRead<T>(_ signal: SignalHandle<T>) -> T {
+    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { cogs.uiRead($0) }
+  }
+
+  @inlinable
+  package func uiRead<T>(_ computed: ComputedHandle<T>) -> T {
+    withGuaranteed(computed.object(as: LayoutCog<T, Edges>.self)) { cogs.uiRead($0) }
+  }
+
+  /// One registrar per boundary.
+  package var registrarCount: Int? { cogs.graph.boundaryCount }
+
   /// `cog/deep-api` through the workbench binding's API (what `CogSystem` does with Cog's).
   @inlinable
   package func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
@@ -168,8 +184,29 @@ extension LayoutSystem: KeyedReactiveSystem {
   }
 
   @inlinable
+  package func uiRead<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
+    withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs.uiRead($0, key: key) }
+  }
+
+  @inlinable
   package func release<K, T>(_ box: KeyedHandle<K, T>, key: K) {
     _ = withGuaranteed(box.object(as: LayoutBox<K, T, Edges, Refs>.self)) { cogs.evict($0, key) }
+  }
+}
+
+extension LayoutSystem: AsyncReactiveSystem {
+  /// A `.latest` async state (`CogSystem.latestComputed`'s, through the binding).
+  @inlinable
+  package func latestComputed<T: Equatable & Sendable>(
+    initial: T, _ body: @escaping () -> BenchWork<T>
+  ) -> ComputedHandle<T> {
+    let cog = LayoutCog<T, Edges>(async: .latest, initial: initial) { _ -> AsyncWork<T> in
+      switch body() {
+      case .run(let work): return .run(work)
+      case .stream(let feed): return .following(feed.sequence) { $0 }
+      }
+    }
+    return ComputedHandle(handles.keep(cog))
   }
 }
 
@@ -208,20 +245,26 @@ package enum SystemBindings {
       LayoutSystem<SharedEdgePool, InlineReferences>.self,
       storage: { StorageProbe.figures(SharedEdgePool.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<SharedEdgePool, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self))
     },
     Entry(
       LayoutSystem<PrefixArrays, InlineReferences>.self,
       storage: { StorageProbe.figures(PrefixArrays.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<PrefixArrays, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self))
     },
     // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
     Entry(
       LayoutSystem<InlineOverflow<2>, InlineReferences>.self,
       storage: { StorageProbe.figures(InlineOverflow<2>.self) }
     ) {
-      CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self)
+      CaseRegistry.with(
+        async: CaseRegistry.bindAsync(LayoutSystem<InlineOverflow<2>, InlineReferences>.self),
+        in: CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self))
     },
     // The reference layouts with the pool, on the keyed cases (the M6 set; keyless cases do
     // not read references, so they would measure `cog[pool+inline]` again).

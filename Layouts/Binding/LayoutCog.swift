@@ -13,11 +13,14 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   }
   @inlinable package var isManual: Bool { state.isManual }
 
+  /// A descriptor for `state` (the async factory's; see `LayoutCog+Async.swift`).
+  @inlinable package init(state: KeylessState<Value, Edges>) { self.state = state }
+
   /// A manual state compared with `==`.
   @inlinable package init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
-      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+      sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
   }
 
   /// An automatic state compared with `==`.
@@ -112,6 +115,12 @@ package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore, Refs: Refe
   @MainActor @inlinable @inline(__always)
   func read(_ key: Key, in graph: Graph<Edges>, _ mode: ReadMode) -> Value {
     Refs.read(unmanaged, key, as: Value.self, in: graph, mode)
+  }
+
+  /// A UI read of `key`'s state in `graph`.
+  @MainActor @inlinable
+  func uiRead(_ key: Key, in graph: Graph<Edges>) -> Value {
+    Refs.uiRead(unmanaged, key, as: Value.self, in: graph)
   }
 
   /// `key`'s existing row in `graph`, or `.none`.

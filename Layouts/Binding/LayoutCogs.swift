@@ -28,6 +28,11 @@ import CogCore
   @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
     box.read(key, in: graph, .tracked)
   }
+  /// UI reads (`Cogs.ui`): the state's Observation boundary, made on its first UI read.
+  @inlinable package func uiRead<T>(_ cog: LayoutCog<T, Edges>) -> T { graph.uiRead(cog) }
+  @inlinable package func uiRead<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, key: K) -> T {
+    box.uiRead(key, in: graph)
+  }
   @inlinable package func read<T>(_ cog: LayoutCog<T, Edges>) throws(CogError) -> T {
     try graph.readOperation(cog).get()
   }
@@ -48,7 +53,8 @@ import CogCore
       }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 
@@ -62,7 +68,8 @@ import CogCore
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 

@@ -25,7 +25,7 @@ import CogCore
   }
   @inlinable package var curr: Value? {
     withGuaranteed(graph) { g in
-      g.valuePointer(g.rows.typeIndex[slot], g.rows.valueIndex[slot], as: Value.self).pointee
+      g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
     }
   }
 }

@@ -24,6 +24,12 @@ package protocol ReferenceLayout {
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
   ) -> V
 
+  /// A UI read of `box[key]` in `graph` (the core's `uiRead`: the row's Observation
+  /// boundary, made on its first UI read).
+  @MainActor static func uiRead<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> V
+
   /// `box[key]`'s existing row in `graph`, or `.none`.
   @MainActor static func existing<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
@@ -51,6 +57,16 @@ package enum InlineReferences: ReferenceLayout {
       graph.read(
         InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key)),
         mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func uiRead<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> V {
+    withGuaranteed(box) {
+      graph.uiRead(
+        InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key)))
     }
   }
 
@@ -85,6 +101,15 @@ package enum InternedReferences: ReferenceLayout {
   ) -> V {
     withGuaranteed(box) {
       graph.read(unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key), mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func uiRead<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> V {
+    withGuaranteed(box) {
+      graph.uiRead(unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key))
     }
   }
 
@@ -124,6 +149,15 @@ package enum TypedReferences: ReferenceLayout {
   ) -> V {
     withGuaranteed(box) {
       graph.read(TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key), mode)
+    }
+  }
+
+  @MainActor @inlinable
+  package static func uiRead<K: Hashable, V, E: EdgeStore>(
+    _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
+  ) -> V {
+    withGuaranteed(box) {
+      graph.uiRead(TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key))
     }
   }
 

@@ -49,7 +49,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   public init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
-      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+      sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).

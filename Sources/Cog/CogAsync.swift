@@ -50,12 +50,7 @@ public struct CogWork<Value> {
   /// on the main actor.
   @inlinable @MainActor
   public static func stream<S: AsyncSequence>(_ sequence: S) -> CogWork where S.Element == Value {
-    CogWork(
-      .stream { deliver in
-        for try await element in sequence {
-          if !deliver(element) { return }  // restarted or released: stop following
-        }
-      })
+    CogWork(.following(sequence) { $0 })
   }
 }
 
@@ -65,12 +60,7 @@ extension CogWork {
   @inlinable @MainActor
   public static func stream<S: AsyncSequence>(_ sequence: S) -> CogWork
   where Value == S.Element? {
-    CogWork(
-      .stream { deliver in
-        for try await element in sequence {
-          if !deliver(element) { return }  // restarted or released: stop following
-        }
-      })
+    CogWork(.following(sequence) { $0 })
   }
 }
 
@@ -134,7 +124,8 @@ extension Cog where Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     let spec = AsyncSpec<Value, SharedEdgePool>(
       policy: policy, initial: initial, typeIndex: ti,
-      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+      equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
+        .takeUnretainedValue())
     self.init(
       automaticState: KeylessState(
         automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,

@@ -46,7 +46,7 @@ public struct CogContext<Value> {
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
     withGuaranteed(graph) { g in
-      g.valuePointer(g.rows.typeIndex[slot], g.rows.valueIndex[slot], as: Value.self).pointee
+      g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
     }
   }
 }

@@ -97,6 +97,6 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
   /// already ended.
   @MainActor public func cancel() { registration.cancel() }
 
-  /// Whether the subscription has ended.
-  @MainActor public var isCancelled: Bool { registration.isCancelled }
+  /// Whether the subscription has ended: cancelled, or its context is gone.
+  @MainActor public var isCancelled: Bool { registration.isEnded }
 }

@@ -98,7 +98,9 @@ public struct CogLease {
     registration = CogRegistration(cogs: cogs, ref: ref)
   }
 
-  public var isEnded: Bool { registration.isCancelled }
+  /// Whether the lease no longer holds the row: ended (from any copy), or its context is
+  /// gone.
+  public var isEnded: Bool { registration.isEnded }
 
   public func end() { registration.cancel() }
 }

@@ -27,6 +27,9 @@ final class CogRegistration {
 
   deinit { registrationsAlive.subtract(1, ordering: .relaxed) }
 
+  /// Ended by a copy, or its context is gone (its rows went with it).
+  @usableFromInline var isEnded: Bool { isCancelled || cogs == nil }
+
   /// Ends the lease; safe to call any number of times.
   @usableFromInline func cancel() {
     if isCancelled { return }
@@ -55,6 +58,9 @@ final class ExportRegistration {
     cancel()
     registrationsAlive.subtract(1, ordering: .relaxed)
   }
+
+  /// Cancelled, or its context is gone (which finished the sequence).
+  @usableFromInline var isEnded: Bool { isCancelled || cogs == nil }
 
   /// Ends the subscription (returns its lease, finishes the sequence); safe to repeat.
   @usableFromInline func cancel() {

@@ -112,7 +112,8 @@ public final class Cogs {
       Row.withBody(of: slot, in: graph) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return CogReaction(graph: graph, ref: ref, id: id)
   }
 
@@ -126,7 +127,8 @@ public final class Cogs {
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }
-    let (ref, id) = graph.react(row)
+    // The new object's reference is the graph's (see `Graph.react`).
+    let (ref, id) = graph.react(.passRetained(consume row))
     return CogReaction(graph: graph, ref: ref, id: id)
   }
 

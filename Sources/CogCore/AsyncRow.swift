@@ -27,6 +27,19 @@ package enum AsyncWork<Value> {
   case run(@MainActor () async throws -> Value)
   /// A sequence: the loop hands each element to `deliver` and stops when it returns false.
   case stream(@MainActor (_ deliver: @MainActor (Value) -> Bool) async throws -> Void)
+
+  /// Follows `sequence` (the loop of `.stream`, for every binding): each element is
+  /// delivered as `value(element)`; a restart or a release stops the iteration.
+  @inlinable @MainActor
+  package static func following<S: AsyncSequence>(
+    _ sequence: S, _ value: @escaping @MainActor (S.Element) -> Value
+  ) -> AsyncWork {
+    .stream { deliver in
+      for try await element in sequence {
+        if !deliver(value(element)) { return }  // restarted or released: stop following
+      }
+    }
+  }
 }
 
 /// Whether an async cog has work in flight, and the last failure. Read tracked, as a value,

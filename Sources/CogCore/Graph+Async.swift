@@ -133,7 +133,7 @@ extension Graph {
     guard let row = turns.asyncRows.removeValue(forKey: s.raw) else { return }
     row.cancelAll()
     let st = row.statusSlot
-    maps.owners[rows.descriptor[st]] = nil
+    maps.owners[DescriptorKey(rows.descriptor[st])] = nil
     release(st)
   }
 }

@@ -64,7 +64,7 @@ extension Graph {
     let label =
       rows.flags[s].contains(.reaction)
       ? reactionName(s) ?? "reaction#\(id)" : owner(of: id)?.label ?? "state#\(id)"
-    if let index = maps.keyIndexes[id] {
+    if let index = maps.keyIndexes[DescriptorKey(id)] {
       return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
     }
     return label

@@ -1,22 +1,35 @@
+import Synchronization
+
 extension Graph {
-  /// Registers `reaction` (its `run` calls the body and returns `false`: a reaction has no
-  /// value). The body runs now, then once after every turn in which a state it read changed,
-  /// in registration order. The graph keeps the reaction object until the row is released
-  /// (`cancelReaction`) or the graph goes; that frees the body.
+  /// Registers the reaction `row` (its `run` calls the body and returns `false`: a reaction
+  /// has no value). The body runs now, then once after every turn in which a state it read
+  /// changed, in registration order.
+  ///
+  /// `row` comes retained, and that reference becomes the graph's: it keeps the object until
+  /// the row is released (`cancelReaction`) or the graph goes, which frees the body. Callers
+  /// make it with `passRetained(consume object)` right after constructing the object, where
+  /// the retain and the construction's release fold away (a retain taken here cost a retain
+  /// and a release per reaction).
   ///
   /// Returns the row and its descriptor id (unique to this registration, so that a handle
   /// kept after its row was released and the slot reused names nothing).
   ///
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
-  @inlinable package func react(_ reaction: ReactionRow<Edges>) -> (ref: SlotRef, id: Int32) {
-    if _slowPath(!canStartOperation) { misplaced("reaction '\(reaction.name)' was registered") }
+  @inlinable package func react(_ row: Unmanaged<ReactionRow<Edges>>) -> (
+    ref: SlotRef, id: Int32
+  ) {
+    if _slowPath(!canStartOperation) {
+      misplaced("reaction '\(withGuaranteed(row) { $0.name })' was registered")
+    }
     let id = Registry.makeDescriptorID()
-    let s = allocateRow(
-      kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: reaction,
-      lifetime: .context)
-    // The row's reference, given back by `endReaction`.
-    _ = Unmanaged.passUnretained(reaction).retain()
+    registrationsAlive.add(1, ordering: .relaxed)
+    // Borrowed, not loaded into a strong local (that cost a retain and a release).
+    let s = withGuaranteed(row) {
+      allocateRow(
+        kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: $0,
+        lifetime: .context)
+    }
     let r = ref(s)
     refresh(s)
     if isFailing { reactionFailed(s) }

@@ -39,25 +39,29 @@ extension Graph {
   }
 
   /// Registers `owner` as the per-context record of descriptor `id` (cold).
-  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) { maps.owners[id] = owner }
+  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
+    maps.owners[DescriptorKey(id)] = owner
+  }
 
-  @inlinable package func owner(of id: Int32) -> RowOwner? { maps.owners[id] }
+  @inlinable package func owner(of id: Int32) -> RowOwner? { maps.owners[DescriptorKey(id)] }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
   @inlinable package func setKeyIndex(_ index: KeyedRowIndex, for id: Int32) {
-    maps.keyIndexes[id] = index
+    maps.keyIndexes[DescriptorKey(id)] = index
   }
 
-  @inlinable package func keyIndex(of id: Int32) -> KeyedRowIndex? { maps.keyIndexes[id] }
+  @inlinable package func keyIndex(of id: Int32) -> KeyedRowIndex? {
+    maps.keyIndexes[DescriptorKey(id)]
+  }
 
   /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
   @inlinable package func slot(ofDescriptor id: Int32) -> Slot {
-    if let raw = maps.keylessSlots[id] { return Slot(raw) }
+    if let raw = maps.keylessSlots[DescriptorKey(id)] { return Slot(raw) }
     return .none
   }
 
   @inlinable package func setSlot(_ s: Slot, ofDescriptor id: Int32) {
-    maps.keylessSlots[id] = s.raw
+    maps.keylessSlots[DescriptorKey(id)] = s.raw
   }
 
   /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
@@ -80,7 +84,8 @@ extension Graph {
     rows.changedAt[s] = revision
     rows.boundary[s] = -1
     rows.valueIndex[s] = vi
-    rows.typeIndex[s] = ti
+    if _slowPath(ti > Graph.maxValueTypes) { tooManyValueTypes(ti) }
+    rows.typeIndex[s] = Int16(truncatingIfNeeded: ti)
     rows.descriptor[s] = id
     rows.behavior[s] = BehaviorRef(b)
     rows.lifetime[s] = l
@@ -110,6 +115,19 @@ extension Graph {
     #endif
   }
 
+  /// How many value types may have rows in a process: the row's `typeIndex` column holds two
+  /// bytes.
+  @inlinable package static var maxValueTypes: Int32 { Int32(Int16.max) }
+
+  /// A row of the value type numbered `ti` would not fit the two-byte column. `fatalError`, so
+  /// that release builds print it too.
+  @inlinable @inline(never) package func tooManyValueTypes(_ ti: Int32) -> Never {
+    fatalError(
+      "Cog: a row of a value type numbered \(ti) was made; a process supports at most "
+        + "\(Graph.maxValueTypes + 1) distinct value types with rows (the row's type column "
+        + "holds two bytes)")
+  }
+
   @inlinable @inline(never) package func staleSlot(_ r: SlotRef) -> Never {
     preconditionFailure(
       "Cog: stale internal slot \(r): row \(r.slot) is now at generation \(rows.generation[r.slot])"
@@ -129,7 +147,7 @@ extension Graph {
     if f.contains(.cached) { uncache(s) }
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
-    let ti = rows.typeIndex[s]
+    let ti = Int32(rows.typeIndex[s])
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.drop(pair: rows.valueIndex[s] & ~1)
     }
@@ -144,10 +162,10 @@ extension Graph {
     rows.descriptor[s] = -1
     if f.contains(.reaction) {
       endReaction(behavior)
-    } else if let index = maps.keyIndexes[id] {
+    } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
-    } else if maps.keylessSlots[id] == s.raw {
-      maps.keylessSlots[id] = nil
+    } else if maps.keylessSlots[DescriptorKey(id)] == s.raw {
+      maps.keylessSlots[DescriptorKey(id)] = nil
     }
   }
 }

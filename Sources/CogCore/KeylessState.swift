@@ -19,17 +19,37 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// This descriptor's row in the context it was last used in. Freed by the owner's deinit.
   @usableFromInline package let cache: DescriptorCacheRef
 
-  /// A manual state.
+  /// A manual state with an equality of its own (`nil`: every write changes).
   @inlinable
   package init(manual initial: Value, label: String, equality: SourceEquality<Value>?) {
+    self.init(
+      manual: initial, label: label, equality: equality.map { Unmanaged.passUnretained($0) },
+      owner: equality)
+  }
+
+  /// A manual state whose equality the registry keeps for the process (`Registry.shared`:
+  /// the `==` of `Equatable` values), held unretained: no retain per declaration, no
+  /// release per `deinit`.
+  @inlinable
+  package init(
+    manual initial: Value, label: String, sharedEquality: Unmanaged<SourceEquality<Value>>
+  ) {
+    self.init(manual: initial, label: label, equality: sharedEquality, owner: nil)
+  }
+
+  @inlinable
+  init(
+    manual initial: Value, label: String, equality: Unmanaged<SourceEquality<Value>>?,
+    owner: SourceEquality<Value>?
+  ) {
     id = Registry.makeDescriptorID()
     typeIndex = Registry.typeIndex(for: Value.self)
     givenLabel = label
     lifetime = .context
     cachePolicy = nil
     self.initial = initial
-    self.equality = equality.map { Unmanaged.passUnretained($0) }
-    equalityOwner = equality
+    self.equality = equality
+    equalityOwner = owner
     behavior = nil
     cache = DescriptorCache.make()
   }

@@ -23,9 +23,10 @@ package class ReactionRow<Edges: EdgeStore>: RowBehavior<Edges> {
   ) {
     self.name = name
     super.init(run: run)
-    registrationsAlive.add(1, ordering: .relaxed)
   }
 
+  // Counted alive from `Graph.react` (counting here cost a retain and a release of the new
+  // object around the count); only `react` makes them.
   deinit { registrationsAlive.subtract(1, ordering: .relaxed) }
 }
 
@@ -72,8 +73,20 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
 @usableFromInline
 package final class GraphHandle<Edges: EdgeStore> {
   /// The graph while it lives; `nil` once its `deinit` ran (until a later graph takes it).
-  @usableFromInline @exclusivity(unchecked) package var graph: Unmanaged<Graph<Edges>>?
-  @usableFromInline init() { graph = nil }
+  /// Read through a pointer: a class `var` read inlined into another module (a handle's
+  /// `cancel`, in `Cog`) costs a dynamic exclusivity check even marked
+  /// `@exclusivity(unchecked)` (about 70 instructions per cancel on
+  /// sbench/createComputations/create0to1).
+  @inlinable package var graph: Unmanaged<Graph<Edges>>? {
+    @inline(__always) get { storage.pointee }
+    @inline(__always) set { storage.pointee = newValue }
+  }
+  @usableFromInline let storage: UnsafeMutablePointer<Unmanaged<Graph<Edges>>?>
+  @usableFromInline init() {
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: nil)
+  }
+  // No deinit: handles are never freed (see above), so neither is their storage.
 
   /// A handle for a new graph: one a graph that went gave back, or a new one.
   @usableFromInline static func take() -> GraphHandle {

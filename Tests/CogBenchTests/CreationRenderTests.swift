@@ -57,16 +57,16 @@ struct CreationRenderTests {
     #expect(md.contains("## Creation per row"))
     #expect(
       md.contains(
-        "| `sbench/createSignals` | cog | quick | 1000 manual | 1.00 | ≤ 1 (**not met**) | 1500 | 4.00 |"
+        "| `sbench/createSignals` | cog | quick | 1000 manual | 1.004 | ≤ 1 (**not met**) | 1500 | 4.00 |"
       ), "\(md)")
     #expect(
       md.contains(
-        "| `sbench/createComputations/create0to1` | cog | quick | 1000 reaction | 2.01 | ≤ 2 (**not met**) | 1500 | 4.00 |"
+        "| `sbench/createComputations/create0to1` | cog | quick | 1000 reaction | 2.011 | ≤ 2 (**not met**) | 1500 | 4.00 |"
       ))
     // Baselines get the figures but no target.
     #expect(
       md.contains(
-        "| `sbench/createComputations/create0to1` | simple | quick | 1000 reaction | 9.00 |  | 1500 | 4.00 |"
+        "| `sbench/createComputations/create0to1` | simple | quick | 1000 reaction | 9.000 |  | 1500 | 4.00 |"
       ))
   }
 }

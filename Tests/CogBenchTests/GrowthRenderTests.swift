@@ -10,12 +10,15 @@ import Testing
 @Suite("Growth with graph size")
 struct GrowthRenderTests {
   func cellx(
-    _ layers: Int, _ system: String, ir: Int, d1: Int?, ll: Int?, wall: Double, bytes: Int
+    _ layers: Int, _ system: String, ir: Int, d1: Int?, ll: Int?, wall: Double, bytes: Int,
+    fastest: Double? = nil
   ) -> [String: Any] {
     var metrics: [String: Any] = [
       "instructions": ["unit": "Ir/sample", "value": ir],
       "graphBytes": ["unit": "bytes", "value": bytes],
-      "wallTime": ["unit": "ns/iteration", "min": wall, "median": wall, "max": wall, "samples": 3],
+      "wallTime": [
+        "unit": "ns/iteration", "min": fastest ?? wall, "median": wall, "max": wall, "samples": 3,
+      ],
       "dataAccesses": ["unit": "accesses/sample", "value": ir / 2],
     ]
     metrics["d1Misses"] =
@@ -34,9 +37,11 @@ struct GrowthRenderTests {
   @Test("the record shows per-cell figures at three sizes, the 5000 ÷ 1000 ratio and the goals")
   func growthSections() throws {
     let dir = try temporaryDirectory()
-    var file = syntheticResult(systems: ["cog", "simple", "cog[prefix+inline]"], complete: true)
+    var file = syntheticResult(
+      systems: ["cog", "simple", "cog[prefix+inline]", "cog[overflow2+inline]"], complete: true)
     var results = file["results"] as! [[String: Any]]
-    // cog: flat instructions, wall time per cell 1.5× at 5000 (goal not met); prefix: flat.
+    // cog: flat instructions, wall time per cell 1.5× at 5000 (goal not met); prefix: flat;
+    // overflow: flat medians but fastest samples 1.5× at 5000 (not met: both must hold).
     for (layers, wall) in [(1000, 1_000_000.0), (2500, 3_000_000.0), (5000, 7_500_000.0)] {
       results.append(
         cellx(
@@ -46,6 +51,11 @@ struct GrowthRenderTests {
         cellx(
           layers, "cog[prefix+inline]", ir: 3100 * layers, d1: nil, ll: nil,
           wall: Double(layers) * 1000, bytes: 4200 * layers))
+      results.append(
+        cellx(
+          layers, "cog[overflow2+inline]", ir: 3100 * layers, d1: nil, ll: nil,
+          wall: Double(layers) * 1000, bytes: 4200 * layers,
+          fastest: Double(layers) * (layers == 5000 ? 750 : 500)))
     }
     results.append(
       cellx(1000, "simple", ir: 40_000_000, d1: 1, ll: 1, wall: 4_000_000, bytes: 2_300_000))
@@ -70,15 +80,22 @@ struct GrowthRenderTests {
     #expect(o.status == 0, "\(o.stderr)")
     let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
     #expect(md.contains("## Growth with graph size"))
-    #expect(md.contains("| cog | 1000 | 2600.0 | 1300.0 | 65.0 | 0.50 | 1.00 µs |"), "\(md)")
-    #expect(md.contains("| cog | 5000 | 2600.0 | 1300.0 | 65.0 | 0.50 | 1.50 µs |"))
     #expect(
-      md.contains("| cog | 5000 ÷ 1000 | 1.00× | 1.00× | 1.00× | 1.00× | 1.50× (**not met**) |"))
+      md.contains("| cog | 1000 | 2600.0 | 1300.0 | 65.0 | 0.50 | 1.00 µs | 1.00 µs |"), "\(md)")
+    #expect(md.contains("| cog | 5000 | 2600.0 | 1300.0 | 65.0 | 0.50 | 1.50 µs | 1.50 µs |"))
+    #expect(
+      md.contains(
+        "| cog | 5000 ÷ 1000 | 1.00× | 1.00× | 1.00× | 1.00× | 1.50× | 1.50× | **not met** |"))
+    #expect(
+      md.contains(
+        "| cog[overflow2+inline] | 5000 ÷ 1000 | 1.00× | 1.00× | – | – | 1.00× | 1.50× | **not met** |"
+      ), "\(md)")
     // Unavailable counters say so, never 0; the flat system meets the goal.
     #expect(
       md.contains("| cog[prefix+inline] | 1000 | 3100.0 | 1550.0 | unavailable | unavailable |"))
     #expect(
-      md.contains("| cog[prefix+inline] | 5000 ÷ 1000 | 1.00× | 1.00× | – | – | 1.00× (met) |"))
+      md.contains(
+        "| cog[prefix+inline] | 5000 ÷ 1000 | 1.00× | 1.00× | – | – | 1.00× | 1.00× | met |"))
     // Systems that do not run Cog are not in the section.
     #expect(!md.contains("| simple | 1000 |"))
     #expect(md.contains("## Bytes per row and per edge"))
@@ -115,7 +132,24 @@ struct GrowthRenderTests {
         "instructions", "--cache-cases", "cellx/*",
       ], in: dir)
     #expect(stray.status == 1)
-    #expect(stray.stderr.contains("--cache-cases and --cache-systems need a cache metric"))
+    #expect(
+      stray.stderr.contains(
+        "--cache-cases, --cache-systems and --cache-last-level need a cache metric"))
+    // The simulated last level's size: a power of two in range, and only with a cache metric.
+    for (metric, size, message) in [
+      ("d1Misses", "1000000", "must be a power of two from 65536 to 1073741824 bytes"),
+      ("d1Misses", "32768", "must be a power of two"), ("d1Misses", "big", "cache-last-level"),
+      ("instructions", "1048576", "need a cache metric"),
+    ] {
+      let o = try CogBench.run(
+        [
+          "run", "--allow-debug", "--cases", "cellx/1000", "--systems", "cog", "--metrics",
+          metric, "--cache-last-level", size, "--output-dir", "none",
+        ], in: dir)
+      #expect(o.status == 1, "\(size): \(o.stderr)")
+      #expect(o.stderr.contains(message), "\(size): \(o.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/none"))
+    }
     let typo = try CogBench.run(
       [
         "run", "--allow-debug", "--cases", "cellx/1000", "--systems", "cog", "--metrics",

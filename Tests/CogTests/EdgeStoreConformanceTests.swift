@@ -297,6 +297,9 @@ struct LayoutBehaviourTests {
 
   @Test("a cycle closed and opened again", arguments: layouts)
   func cycle(layout: EdgeLayout) { layout.behaviour.cycle() }
+
+  @Test("async states: .latest restarts and publishes, a stream follows", arguments: layouts)
+  func async(layout: EdgeLayout) async { await layout.behaviour.async() }
 }
 
 @MainActor
@@ -304,10 +307,48 @@ protocol LayoutBehaviourCase {
   static func wideAndSwitching()
   static func whileObserved()
   static func cycle()
+  static func async() async
 }
 
 @MainActor
 enum BehaviourCase<E: EdgeStore>: LayoutBehaviourCase {
+  /// The core's async rows through the binding (`LayoutCog+Async.swift`): a `.latest` state
+  /// cancels its work on a change and publishes only the newest result, in a turn of its
+  /// own; a stream's elements publish one by one and a restart stops the old sequence.
+  static func async() async {
+    let jobs = Jobs<Int>()
+    let zip = LayoutCog<Int, E>(1, label: "zip")
+    let forecast = LayoutCog<Int, E>(async: .latest, initial: 0, label: "forecast") { c in
+      let job = jobs.start(c[zip])
+      return .run { try await job.wait() * 10 }
+    }
+    let feeds = [Feed<Int>(name: 0), Feed<Int>(name: 1)]
+    let live = LayoutCog<Int, E>(async: .latest, initial: -1, label: "live") { c in
+      .following(feeds[c[zip] % 2].sequence) { $0 }
+    }
+    let cogs = LayoutCogs<E>()
+    var seen: [Int] = []
+    var streamed: [Int] = []
+    cogs.react { c in seen.append(c[forecast]) }
+    cogs.react { c in streamed.append(c[live]) }
+    cogs.turn("zip") { w in w[zip] = 2 }
+    await settle()
+    #expect(jobs.inputs == [1, 2])
+    #expect(jobs.all[0].wasCancelled && !jobs.all[1].wasCancelled)
+    jobs.all[1].succeed(7)
+    await settle()
+    #expect(seen == [0, 70])
+    feeds[0].send(5)
+    await settle()
+    #expect(streamed == [-1, 5])
+    cogs.turn("zip") { w in w[zip] = 3 }
+    await settle()
+    feeds[1].send(9)
+    await settle()
+    #expect(streamed == [-1, 5, 9])
+    #expect(feeds[0].wasCancelled)
+  }
+
   static func wideAndSwitching() {
     let sources = (0..<20).map { LayoutCog<Int, E>($0, label: "s\($0)") }
     let mode = LayoutCog<Int, E>(0, label: "mode")

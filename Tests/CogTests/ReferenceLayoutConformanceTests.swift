@@ -32,6 +32,9 @@ struct ReferenceLayoutConformanceTests {
   @Test("two contexts keep their own rows of one box", arguments: layouts)
   func contextsApart(layout: ReferenceLayoutCase) { layout.run.contextsApart() }
 
+  @Test("UI reads of keyed states: told once per change, not for equal results", arguments: layouts)
+  func uiReads(layout: ReferenceLayoutCase) { layout.run.uiReads() }
+
   @Test("interned keys: the table grows by distinct keys only, and never shrinks")
   func internTableGrowth() {
     let head = LayoutCog<Int, SharedEdgePool>(1, label: "head")
@@ -88,12 +91,41 @@ protocol ReferenceCase {
   static func evictAndRecreate()
   static func cycleNamesKeys()
   static func contextsApart()
+  static func uiReads()
 }
 
 @MainActor
 enum ReferenceConformance<E: EdgeStore, R: ReferenceLayout>: ReferenceCase {
   typealias Cog<T> = LayoutCog<T, E>
   typealias Box<K: Hashable, T> = LayoutBox<K, T, E, R>
+
+  /// A list row's view reads `item[k]` through the binding's UI read (the row's boundary);
+  /// the keyless `head` too. A change is told once per view, an equal recompute not at all,
+  /// and a key nothing shows is not pinned.
+  static func uiReads() {
+    let head = Cog<Int>(1, label: "head")
+    let parity = Box<Int, Bool>(label: "parity", lifetime: .whileObserved) { k, c in
+      (c[head] + k) % 2 == 0
+    }
+    let cogs = LayoutCogs<E>()
+    let views = (0..<3).map { k in FakeView { cogs.uiRead(parity, key: k) } }
+    let headView = FakeView { cogs.uiRead(head) }
+    for v in views { v.render() }
+    headView.render()
+    #expect(views.map(\.shown) == [[false], [true], [false]])
+    #expect(cogs.graph.boundaryCount == 4)
+    cogs.turn("head") { w in w[head] = 2 }
+    #expect(views.map(\.notices.count) == [1, 1, 1])
+    #expect(headView.notices.count == 1)
+    for v in views { v.render() }
+    headView.render()
+    cogs.turn("head") { w in w[head] = 4 }  // every parity recomputes to the same value
+    #expect(views.map(\.notices.count) == [1, 1, 1])
+    #expect(headView.notices.count == 2)
+    #expect(views.map(\.shown) == [[false, true], [true, false], [false, true]])
+    // The boundaries pin their rows; a key no view read has none.
+    #expect(cogs.hasRow(parity, 2) && !cogs.hasRow(parity, 3))
+  }
 
   static func rowsPerKey() {
     let head = Cog<Int>(10, label: "head")

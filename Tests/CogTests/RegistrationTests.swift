@@ -124,6 +124,34 @@ struct RegistrationTests {
     current.cancel()
   }
 
+  @Test("every kind of handle reports ended once its context is gone, and ending it is harmless")
+  func handlesOutliveTheirContext() async {
+    let a = Cog(0)
+    let box = CogBox(lifetime: .whileObserved) { (k: Int, _) in k }
+    var reaction: CogReaction?
+    var lease: CogLease?
+    var export: CogExport<Int>?
+    do {
+      let cogs = Cogs()
+      reaction = cogs.react("kept") { c in _ = c[a] }
+      lease = cogs.lease(box[1])
+      export = cogs.export(a)
+      #expect(reaction?.isCancelled == false && lease?.isEnded == false)
+      #expect(export?.isCancelled == false)
+    }
+    #expect(reaction?.isCancelled == true)
+    #expect(lease?.isEnded == true)
+    #expect(export?.isCancelled == true)
+    reaction?.cancel()
+    lease?.end()
+    export?.cancel()
+    // The export's sequence finished with its context.
+    var iterator = export?.makeAsyncIterator()
+    var seen: [Int] = []
+    while let v = await iterator?.next() { seen.append(v) }
+    #expect(seen.count <= 1)
+  }
+
   @Test("a handle kept after its cancel never cancels a later reaction in the same slot")
   func staleHandleAfterSlotReuse() {
     let a = Cog(0)

@@ -47,11 +47,7 @@ struct CreationRenderTests {
     )
     file["results"] = results
     try write(file, to: dir + "/now.json")
-    let o = try CogBench.run(
-      [
-        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
-      ], in: dir)
+    let o = try renderRecord("now.json", in: dir)
     #expect(o.status == 0, "\(o.stderr)")
     let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
     #expect(md.contains("## Creation per row"))

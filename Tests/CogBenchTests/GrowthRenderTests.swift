@@ -72,11 +72,7 @@ struct GrowthRenderTests {
       ],
     ]
     try write(file, to: dir + "/now.json")
-    let o = try CogBench.run(
-      [
-        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
-      ], in: dir)
+    let o = try renderRecord("now.json", in: dir)
     #expect(o.status == 0, "\(o.stderr)")
     let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
     #expect(md.contains("## Growth with graph size"))
@@ -109,11 +105,7 @@ struct GrowthRenderTests {
   func olderFile() throws {
     let dir = try temporaryDirectory()
     try write(syntheticResult(complete: true), to: dir + "/old.json")
-    let o = try CogBench.run(
-      [
-        "render", "old.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
-      ], in: dir)
+    let o = try renderRecord("old.json", in: dir)
     #expect(o.status == 0, "\(o.stderr)")
     let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
     #expect(md.contains("No result measured the CellX cases on a `cog*` system."))

@@ -72,11 +72,7 @@ struct M6RenderTests {
     try FileManager.default.createDirectory(
       atPath: dir + "/m6", withIntermediateDirectories: true)
     try write(m6, to: dir + "/m6/m6.json")
-    let o = try CogBench.run(
-      [
-        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
-      ], in: dir)
+    let o = try renderRecord("now.json", in: dir)
     #expect(o.status == 0, "\(o.stderr)")
     let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
     #expect(md.contains("## M6 comparison: edge and reference layouts"))

@@ -67,6 +67,17 @@ enum CogBench {
   }
 }
 
+/// `cog-bench render` of one result file in `dir` as the record tests run it: the record to
+/// `dir/perf.md`, its other outputs beside it, no notes, profiles from `dir/profiles` and the
+/// M6 section from `dir/m6` (absent unless the test writes them).
+func renderRecord(_ file: String, in dir: String) throws -> BenchOutput {
+  try CogBench.run(
+    [
+      "render", file, "--out", "perf.md", "--history", "h.md", "--charts", "charts",
+      "--notes", "none.md", "--profiles", "profiles", "--m6-dir", "m6",
+    ], in: dir)
+}
+
 func temporaryDirectory() throws -> String {
   let path = NSTemporaryDirectory() + "cog-bench-tests-\(UUID().uuidString)"
   try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -47,8 +47,8 @@ import CogCore
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
     typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
-    let row = Row(name: name, body: LayoutReactionBody(body)) { _, graph, slot in
-      Row.withBody(of: slot, in: graph) {
+    let row = Row(name: name, body: LayoutReactionBody(body)) { behavior, graph, slot in
+      Row.withBody(of: behavior) {
         $0.run(LayoutReactionContext(graph: graph, slot: slot))
       }
       return false
@@ -64,8 +64,8 @@ import CogCore
     -> LayoutReaction<Edges>
   {
     typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { _, graph, slot in
-      Row.withBody(of: slot, in: graph) { $0.run() }
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { behavior, graph, slot in
+      Row.withBody(of: behavior) { $0.run() }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).

@@ -108,8 +108,8 @@ public final class Cogs {
   ) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
     // `run` captures nothing (no closure context of its own): it finds the body in the row.
-    let row = Row(name: name, body: ReactionBody(body)) { _, graph, slot in
-      Row.withBody(of: slot, in: graph) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
+    let row = Row(name: name, body: ReactionBody(body)) { behavior, graph, slot in
+      Row.withBody(of: behavior) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).
@@ -123,8 +123,8 @@ public final class Cogs {
   @inlinable @discardableResult
   package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { _, graph, slot in
-      Row.withBody(of: slot, in: graph) { $0.run() }
+    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, graph, slot in
+      Row.withBody(of: behavior) { $0.run() }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).

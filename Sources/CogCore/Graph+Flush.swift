@@ -113,64 +113,47 @@ extension Graph {
 
   /// A stable least-significant-digit radix sort of `q` by `order`, one byte per pass, as many
   /// passes as the span of the queue's orders needs (two for up to 65,536 registrations
-  /// between the first and the last queued reaction).
-  ///
-  /// Each reaction's order is read once: the passes move packed words (the order less the
-  /// lowest, above the slot), and one counting loop fills every pass's counts. Reading
-  /// `order[s]` in every pass cost about 57 instructions per queued reaction on cellx/5000,
-  /// 9.6% of its turn (impl/perf-notes.md). The scratch and count columns are reused, so a
-  /// steady flush allocates nothing.
+  /// between the first and the last queued reaction). The scratch and count columns are
+  /// reused, so a steady flush allocates nothing.
   @inlinable
   package func radixSort(_ q: UnsafeMutableBufferPointer<Slot>) {
     let n = q.count
-    work.sortScratch.reserve(2 &* n)
-    let packed = UnsafeMutableBufferPointer(start: work.sortScratch.base, count: n)
-    let other = UnsafeMutableBufferPointer(start: work.sortScratch.base + n, count: n)
     var low = UInt32.max
     var high: UInt32 = 0
-    for i in 0..<n {
-      let s = q[i]
+    for s in q {
       let o = rows.order[s]
       low = Swift.min(low, o)
       high = Swift.max(high, o)
-      packed[i] = UInt64(o) << 32 | UInt64(UInt32(bitPattern: s.raw))
     }
     let span = high &- low
-    let passes = (UInt32.bitWidth &- span.leadingZeroBitCount &+ 7) / 8
-    if passes == 0 { return }
-    // Reused counts, not `withUnsafeTemporaryAllocation`: 1,024 words exceed what it keeps on
+    work.sortScratch.reserve(n)
+    let scratch = UnsafeMutableBufferPointer(start: work.sortScratch.base, count: n)
+    // Reused counts, not `withUnsafeTemporaryAllocation`: 256 words exceed what it keeps on
     // the stack, and it then allocated on every large flush (seen as 1 allocation per sample
     // in cellx/1000).
-    let counts = UnsafeMutableBufferPointer(start: work.sortCounts.base, count: 256 &* passes)
-    counts.update(repeating: 0)
-    let lowBits = UInt64(low) << 32
-    for i in 0..<n {
-      let x = packed[i] &- lowBits
-      packed[i] = x
-      var p = 0
-      while p < passes {
-        counts[p &* 256 &+ Int(truncatingIfNeeded: (x >> (32 &+ 8 &* p)) & 0xFF)] &+= 1
-        p &+= 1
-      }
-    }
-    var source = packed
-    var target = other
-    for p in 0..<passes {
-      let base = p &* 256
+    let counts = UnsafeMutableBufferPointer(start: work.sortCounts.base, count: 256)
+    var source = q
+    var target = scratch
+    var shift: UInt32 = 0
+    repeat {
+      counts.update(repeating: 0)
+      for s in source { counts[Int(((rows.order[s] &- low) >> shift) & 0xFF)] &+= 1 }
       var total: Int32 = 0
-      for b in base..<base &+ 256 {
+      for b in 0..<256 {
         let c = counts[b]
         counts[b] = total
         total &+= c
       }
-      let shift = UInt64(32 &+ 8 &* p)
-      for x in source {
-        let b = base &+ Int(truncatingIfNeeded: (x >> shift) & 0xFF)
-        target[Int(counts[b])] = x
+      for s in source {
+        let b = Int(((rows.order[s] &- low) >> shift) & 0xFF)
+        target[Int(counts[b])] = s
         counts[b] &+= 1
       }
       swap(&source, &target)
+      shift &+= 8
+    } while shift < 32 && (span >> shift) != 0
+    if source.baseAddress != q.baseAddress {
+      q.baseAddress!.update(from: source.baseAddress!, count: n)
     }
-    for i in 0..<n { q[i] = Slot(Int32(bitPattern: UInt32(truncatingIfNeeded: source[i]))) }
   }
 }

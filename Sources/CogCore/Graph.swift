@@ -285,11 +285,10 @@ package struct WorkBuffers<Edges: EdgeStore> {
   /// The push's explicit stack: the next subscriber position of each level below the top.
   @usableFromInline package var pushStack = RawColumn<PushFrame<Edges.SubPosition>>(capacity: 64)
   @usableFromInline package var queue = RawColumn<Slot>(capacity: 64)
-  /// The radix sort's two buffers of packed order and slot words for large reaction queues
-  /// (see `radixSort`).
-  @usableFromInline package var sortScratch = RawColumn<UInt64>(capacity: 128)
-  /// The radix sort's byte counts (256 entries per pass, up to four passes, reserved once).
-  @usableFromInline package var sortCounts = RawColumn<Int32>(capacity: 1024)
+  /// The radix sort's second buffer for large reaction queues (see `sortQueue`).
+  @usableFromInline package var sortScratch = RawColumn<Slot>(capacity: 64)
+  /// The radix sort's byte counts (256 entries, reserved once).
+  @usableFromInline package var sortCounts = RawColumn<Int32>(capacity: 256)
   @usableFromInline package var touched = RawColumn<Slot>(capacity: 64)
   @usableFromInline package var orphaned = RawColumn<Slot>(capacity: 64)
   @usableFromInline package var freeSlots = RawColumn<Slot>(capacity: 16)

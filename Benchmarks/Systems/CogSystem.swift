@@ -55,9 +55,13 @@ public final class CogSystem: ReactiveSystem {
     }
   }
 
-  @inlinable
+  /// The handle's cog read unretained (`Cogs.subscript(unretained:)`), rather than
+  /// `withGuaranteed(…) { cogs[$0] }`: the optimizer did not inline that closure into the
+  /// case's body, so every read was a call of its own (a frame, a saved register and a call
+  /// through LLVM's merged thunk: impl/perf-notes.md).
+  @inlinable @inline(__always)
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    withGuaranteed(computed.object(as: Cog<T>.self)) { cogs[$0] }
+    cogs[unretained: computed.object(as: Cog<T>.self)]
   }
 
   @inlinable

@@ -4,6 +4,8 @@ extension PrefixReuseEdges {
   @inlinable @inline(__always)
   package func beginRun(_ sub: Slot) -> Run { Run(sub: sub) }
 
+  @inlinable package var idleRun: Run { Run(sub: .none) }
+
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {
     if run.collectStart >= 0 || run.index >= deps.count(of: run.sub) { return .none }

@@ -128,7 +128,7 @@ extension Cog: StateName {
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph) }
 }
 
-/// A cog named by an unretained reference (`Cogs.subscript(unretained:)`): each requirement
+/// A cog named by an unretained reference (the workbench's handles): each requirement
 /// borrows the cog for a field load or a call, so a read through it needs no closure around
 /// the whole read. The caller keeps the cog alive.
 @MainActor @frozen @usableFromInline

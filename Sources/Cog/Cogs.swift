@@ -63,14 +63,6 @@ public final class Cogs {
   /// The current value of the keyed state `ref`.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T { graph.read(ref.name, .tracked) }
 
-  /// The subscript's read of a cog held unretained (the workbench's handles, which
-  /// `HandleKeeper` keeps alive): the same read, with no closure around it to borrow the cog,
-  /// which the optimizer did not inline into the reading body (impl/perf-notes.md).
-  @inlinable @inline(__always)
-  package subscript<T>(unretained cog: Unmanaged<Cog<T>>) -> T {
-    graph.read(UnretainedCog(cog), .tracked)
-  }
-
   /// Like the subscript, but a cycle met on the way is thrown instead of reported (whether or
   /// not the states in it ever had a value). Inside a body, the read is tracked and a cycle is
   /// reported by the outermost operation, as for the subscript.

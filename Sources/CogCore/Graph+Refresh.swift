@@ -141,20 +141,27 @@ extension Graph {
     #if DEBUG
       runCount &+= 1
     #endif
-    var f = rows.flags[n]
     // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
-    f.remove([.computing, .dirty, .pending, .visiting])
-    if isFailing {
-      f.insert(.dirty)  // its body saw a cycle's stale values: redo next time
+    let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
+    if _slowPath(isFailing) {
+      redoAfterCycle(n, f)
     } else {
-      f.insert(.hasValue)
+      rows.flags[n] = f.union(.hasValue)
     }
-    rows.flags[n] = f
     if changed {
       revision &+= 1
       rows.changedAt[n] = revision
     }
     return changed
+  }
+
+  /// A row whose body ran while the operation was failing saw a cycle's stale values: it
+  /// stays dirty, to be redone next time. Out of line: as a second branch beside the
+  /// `hasValue` store, the optimizer made the two one flag select, tested `isFailing` there
+  /// and again after the recompute (measured on kairo/deep).
+  @inlinable @inline(never)
+  package func redoAfterCycle(_ n: Slot, _ f: StateFlags) {
+    rows.flags[n] = f.union(.dirty)
   }
 
   /// `recompute`'s body run inside another body's (`outer`): a first evaluation, or a

@@ -51,12 +51,19 @@ extension Graph {
               abandonRefresh(downTo: base)
               return
             }
-            work.pullStack[work.pullStack.count &- 1].position = p
+            // The new frame first, then the resume position in the one below it: the stack's
+            // base and count are loaded once (a store to a column may alias them).
             rows.flags[d] = fd.union(.visiting)
+            let first = edges.firstDep(of: d)
+            work.pullStack.append(PullFrame(node: d, position: first))
+            work.pullStack[work.pullStack.count &- 2].position = p
             n = d
-            p = edges.firstDep(of: d)
-            work.pullStack.append(PullFrame(node: n, position: p))
-            continue pull
+            p = first
+            // A DIRTY row has nothing to scan: to the pop below, which runs it. Any other is
+            // scanned here at once, with no second look at its flags at the loop's top
+            // (measured on kairo/deep).
+            if fd.contains(.dirty) { break }
+            continue
           }
           if rows.changedAt[d] != edges.version(of: n, at: p) {
             rows.flags[n].insert(.dirty)
@@ -75,14 +82,17 @@ extension Graph {
         // its frame (each link of a chain that changes: kairo/deep's 50 rows). One call
         // site for both (with a third, the optimizer called `recompute` out of line from
         // every site, measured).
+        // A failing recompute returns false, so only an unchanged one tests for a cycle.
         var m = n
         while true {
-          let changed = recompute(m)
-          if _slowPath(isFailing) {
-            abandonRefresh(downTo: base)
-            return
+          if !recompute(m) {
+            if _slowPath(isFailing) {
+              abandonRefresh(downTo: base)
+              return
+            }
+            break
           }
-          if !changed || work.pullStack.count == base { break }
+          if work.pullStack.count == base { break }
           m = work.pullStack.removeLast().node
         }
       } else {
@@ -117,8 +127,8 @@ extension Graph {
   /// edge versions still match and they stay clean. Returns whether the value changed.
   ///
   /// While the operation is failing (a read closed a cycle), the behavior discards the result
-  /// (the row keeps its last good value) and the row is left dirty, so that nothing computed
-  /// from a cycle's stale values is ever served as current.
+  /// (the row keeps its last good value), the row is left dirty, so that nothing computed
+  /// from a cycle's stale values is ever served as current, and the result is false.
   @inlinable @discardableResult
   package func recompute(_ n: Slot) -> Bool {
     let savedSub = activeSub
@@ -144,10 +154,12 @@ extension Graph {
     // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
     let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
     if _slowPath(isFailing) {
+      // Nothing changed: the behavior kept the last good value. Returning false lets a
+      // caller test `isFailing` only after an unchanged recompute.
       redoAfterCycle(n, f)
-    } else {
-      rows.flags[n] = f.union(.hasValue)
+      return false
     }
+    rows.flags[n] = f.union(.hasValue)
     if changed {
       revision &+= 1
       rows.changedAt[n] = revision

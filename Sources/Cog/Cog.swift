@@ -82,11 +82,10 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     state = KeylessState(
       automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       typeIndex: ti,
-      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body, typeIndex: ti) {
-        behavior, graph, slot in
+      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body) { behavior, graph, slot in
         let b = unsafeDowncast(behavior, to: TypedRowBehavior<SharedEdgePool, Body>.self)
         let new = b.body.run(CogContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot, typeIndex: b.typeIndex) { $0 == $1 }
+        return graph.store(new, at: slot) { $0 == $1 }
       })
   }
 

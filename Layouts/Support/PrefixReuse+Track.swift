@@ -4,7 +4,12 @@ extension PrefixReuseEdges {
   @inlinable @inline(__always)
   package func beginRun(_ sub: Slot) -> Run { Run(sub: sub) }
 
-  @inlinable package var idleRun: Run { Run(sub: .none) }
+  /// Past confirming (`collectStart` 0), so its candidate is `.none` without a list to ask.
+  @inlinable package var idleRun: Run {
+    var r = Run(sub: .none)
+    r.collectStart = 0
+    return r
+  }
 
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {

@@ -145,6 +145,7 @@ extension Graph {
       changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
+      run = edges.idleRun  // outside bodies the run is idle (see `Graph.read`)
     } else {
       changed = runNested(n, in: savedSub)
     }

@@ -135,8 +135,8 @@ extension Graph {
     let changed: Bool
     if savedSub.isNone {
       // The outermost body (every steady recompute of a flush): outside bodies the run is
-      // dead (every read tests `activeSub` first), so there is no outer run to save, and the
-      // cycle bookkeeping is two stores in `track` rather than in the row's columns.
+      // idle (reset below), so there is no outer run to save, and the cycle bookkeeping is
+      // two stores in `track` rather than in the row's columns.
       activeSub = n
       run = edges.beginRun(n)
       rows.flags[n].insert(.computing)

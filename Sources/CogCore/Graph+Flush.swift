@@ -57,7 +57,11 @@ extension Graph {
         // A DIRTY reaction (its input changed: sbench's effects, most of a flush's) runs here;
         // the rest go through `refresh`, which is out of line (measured: a call into it per
         // reaction cost sbench update1to4 5%).
-        if f.contains(.dirty) && !isFailing { recompute(r) } else { refresh(r) }
+        if f.contains(.dirty) && !isFailing {
+          recompute(r, outermost: true)
+        } else {
+          refreshOutermost(r)
+        }
         if _slowPath(isFailing) { reactionFailed(r) }
       }
       i &+= 1

@@ -21,7 +21,17 @@ extension Graph {
   /// (measured: the test at the top of every iteration was one of three per row on
   /// kairo/deep).
   @inlinable
-  package func refresh(_ root: Slot) {
+  package func refresh(_ root: Slot) { refresh(root, outermost: false) }
+
+  /// `refresh` where no body runs (the flush's reactions): every recompute it makes is
+  /// outermost, so the copy made here tests nothing for it (3 instructions per recomputed row
+  /// on kairo/deep).
+  @inlinable
+  package func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
+
+  /// `refresh`'s work; `outermost`: no body runs (a constant at each of the two callers).
+  @inlinable @inline(__always)
+  package func refresh(_ root: Slot, outermost: Bool) {
     if _slowPath(isFailing) {
       leaveStale(root)
       return
@@ -30,7 +40,7 @@ extension Graph {
     // refreshes are mostly of this kind (a body reading a row that push made DIRTY, as
     // kairo/diamond's sum reads its four other inputs).
     if rows.flags[root].contains(.dirty) {
-      recompute(root)
+      recompute(root, outermost: outermost)
       return
     }
     let base = work.pullStack.count
@@ -85,7 +95,7 @@ extension Graph {
         // A failing recompute returns false, so only an unchanged one tests for a cycle.
         var m = n
         while true {
-          if !recompute(m) {
+          if !recompute(m, outermost: outermost) {
             if _slowPath(isFailing) {
               abandonRefresh(downTo: base)
               return
@@ -129,9 +139,12 @@ extension Graph {
   /// While the operation is failing (a read closed a cycle), the behavior discards the result
   /// (the row keeps its last good value), the row is left dirty, so that nothing computed
   /// from a cycle's stale values is ever served as current, and the result is false.
-  @inlinable @discardableResult
-  package func recompute(_ n: Slot) -> Bool {
-    let savedSub = activeSub
+  ///
+  /// `outermost`: the caller knows no body runs (`activeSub` is `.none`), a constant where
+  /// this inlines.
+  @inlinable @inline(__always) @discardableResult
+  package func recompute(_ n: Slot, outermost: Bool = false) -> Bool {
+    let savedSub = outermost ? Slot.none : activeSub
     let changed: Bool
     if savedSub.isNone {
       // The outermost body (every steady recompute of a flush): outside bodies the run is

@@ -20,6 +20,8 @@ public final class CogSystem: ReactiveSystem {
   }
 
   public let cogs = Cogs(reservingRows: 1024)
+  /// `cogs`' graph, for the computed handles' reads: one load from the system instead of two.
+  @usableFromInline let graph: CogGraph
   // `@exclusivity(unchecked)`: the adapter's own state is touched on every write and effect
   // run; it is main-actor confined and never accessed overlapping.
   @exclusivity(unchecked) @usableFromInline var writer: CogWriter?
@@ -27,7 +29,7 @@ public final class CogSystem: ReactiveSystem {
   /// Owns the descriptors behind the handles (handles are unretained).
   public let handles = HandleKeeper()
 
-  public init() {}
+  public init() { graph = cogs.graph }
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {
@@ -55,9 +57,13 @@ public final class CogSystem: ReactiveSystem {
     }
   }
 
-  @inlinable
+  /// The handle's cog read unretained (an `UnretainedCog` name), rather than
+  /// `withGuaranteed(…) { cogs[$0] }`: the optimizer did not inline that closure into the
+  /// case's body, so every read was a call of its own (a frame, a saved register and a call
+  /// through LLVM's merged thunk: impl/perf-notes.md).
+  @inlinable @inline(__always)
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    withGuaranteed(computed.object(as: Cog<T>.self)) { cogs[$0] }
+    graph.read(UnretainedCog(computed.object(as: Cog<T>.self)), .tracked)
   }
 
   @inlinable

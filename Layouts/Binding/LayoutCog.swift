@@ -42,10 +42,10 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
     let ti = Registry.typeIndex(for: Value.self)
     state = KeylessState(
       automatic: label, lifetime: lifetime, cachePolicy: cachePolicy, typeIndex: ti,
-      behavior: TypedRowBehavior<Edges, Body>(body: body, typeIndex: ti) { behavior, graph, slot in
+      behavior: TypedRowBehavior<Edges, Body>(body: body) { behavior, graph, slot in
         let b = unsafeDowncast(behavior, to: TypedRowBehavior<Edges, Body>.self)
         let new = b.body.run(LayoutContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot, typeIndex: b.typeIndex) { $0 == $1 }
+        return graph.store(new, at: slot) { $0 == $1 }
       })
   }
 }

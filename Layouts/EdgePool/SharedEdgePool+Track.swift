@@ -2,9 +2,9 @@ import CogCore
 
 extension SharedEdgePool {
   @inlinable @inline(__always)
-  package func beginRun(_ sub: Slot) -> Run {
-    Run(cursor: .none, next: sub.isNone ? .none : depsHead[sub])
-  }
+  package func beginRun(_ sub: Slot) -> Run { Run(cursor: .none, next: depsHead[sub]) }
+
+  @inlinable package var idleRun: Run { Run(cursor: .none, next: .none) }
 
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {

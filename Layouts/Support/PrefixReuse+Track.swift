@@ -4,6 +4,13 @@ extension PrefixReuseEdges {
   @inlinable @inline(__always)
   package func beginRun(_ sub: Slot) -> Run { Run(sub: sub) }
 
+  /// Past confirming (`collectStart` 0), so its candidate is `.none` without a list to ask.
+  @inlinable package var idleRun: Run {
+    var r = Run(sub: .none)
+    r.collectStart = 0
+    return r
+  }
+
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {
     if run.collectStart >= 0 || run.index >= deps.count(of: run.sub) { return .none }

@@ -82,11 +82,10 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     state = KeylessState(
       automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       typeIndex: ti,
-      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body, typeIndex: ti) {
-        behavior, graph, slot in
+      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body) { behavior, graph, slot in
         let b = unsafeDowncast(behavior, to: TypedRowBehavior<SharedEdgePool, Body>.self)
         let new = b.body.run(CogContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot, typeIndex: b.typeIndex) { $0 == $1 }
+        return graph.store(new, at: slot) { $0 == $1 }
       })
   }
 
@@ -126,6 +125,32 @@ extension Cog: StateName {
 
   @MainActor @inlinable
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph) }
+}
+
+/// A cog named by an unretained reference (the workbench's handles): each requirement
+/// borrows the cog for a field load or a call, so a read through it needs no closure around
+/// the whole read. The caller keeps the cog alive.
+@MainActor @frozen @usableFromInline
+package struct UnretainedCog<T>: StateName {
+  @usableFromInline package typealias Value = T
+  @usableFromInline package typealias Edges = SharedEdgePool
+  @usableFromInline let cog: Unmanaged<Cog<T>>
+  @inlinable @inline(__always) package init(_ cog: Unmanaged<Cog<T>>) { self.cog = cog }
+  @inlinable package var typeIndex: Int32 {
+    @inline(__always) get { withGuaranteed(cog) { $0.typeIndex } }
+  }
+  @inlinable @inline(__always)
+  package func names(_ candidate: Slot, in graph: CogGraph) -> Bool {
+    withGuaranteed(cog) { $0.names(candidate, in: graph) }
+  }
+  @inlinable @inline(__always)
+  package func resolve(in graph: CogGraph) -> Slot {
+    withGuaranteed(cog) { $0.resolve(in: graph) }
+  }
+  @inlinable
+  package func existing(in graph: CogGraph) -> Slot {
+    withGuaranteed(cog) { $0.existing(in: graph) }
+  }
 }
 
 /// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a

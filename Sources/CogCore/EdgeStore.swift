@@ -42,8 +42,13 @@ package protocol EdgeStore {
   func hasSubscribers(_ dep: Slot) -> Bool
 
   // MARK: Tracking
-  /// Starts a run of `sub`.
+  /// Starts a run of `sub` (a row, never `.none`: every recompute begins one, so the start
+  /// tests nothing).
   func beginRun(_ sub: Slot) -> Run
+  /// The run outside any body (a graph's initial tracking state, and what an outermost
+  /// recompute leaves): its `candidate` is `.none`, which the read's fast path relies on to
+  /// skip testing whether a body is running.
+  var idleRun: Run { get }
   /// The row the previous run read at this point of the run, or `.none` (read past its old
   /// list, or the run has left it).
   func candidate(_ run: Run) -> Slot

@@ -82,7 +82,7 @@ extension Graph {
     let at = rows.changedAt[s]
     if sink.offeredAt == at { return }
     sink.offeredAt = at
-    guard let base = maps.valueBase[Int(rows.typeIndex[s])] else { return }
+    guard let base = valueBase[Int(rows.typeIndex[s])] else { return }
     sink.offer(base, Int(rows.valueIndex[s]))
   }
 

@@ -52,8 +52,20 @@ extension Graph {
     if _slowPath(isFailing) { return false }
     // The column may have grown while the body ran: locate the entry now.
     let entry = valuePointer(typeIndex, rows.valueIndex[slot], as: V.self)
-    if let old = entry.pointee, same(old, new) { return false }
+    if let old = entry.pointee {
+      if same(old, new) { return false }
+      entry.pointee! = new  // in place: the entry holds a value, so its tag stays as it is
+      return true
+    }
     entry.pointee = new
     return true
+  }
+
+  /// `store`, with the type index read from the row's column: a behavior that calls it needs
+  /// nothing of its own after its body returns (one saved register fewer around the body's
+  /// call than keeping the behavior object for its field: measured on kairo/deep).
+  @inlinable @inline(__always)
+  package func store<V>(_ new: V, at slot: Slot, same: (V, V) -> Bool) -> Bool {
+    store(new, at: slot, typeIndex: Int32(truncatingIfNeeded: rows.typeIndex[slot]), same: same)
   }
 }

@@ -12,15 +12,19 @@ extension Graph {
   /// whose result the fast path went on with, cost the function that inlines this read a
   /// frame of four saved registers (the specialized `Cogs` subscript: 49 instructions per
   /// read on kairo/deep, 45 with only tail calls, which still save the caller's `self`).
+  ///
+  /// Outside bodies the run is idle (`EdgeStore.idleRun`: an outermost recompute leaves it so),
+  /// so its candidate is `.none` and the fast path needs no test of `activeSub`: only a miss
+  /// asks whether a body is running (2 instructions per read, measured on kairo/deep).
   @inlinable @inline(__always)
   package func read<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value where N.Edges == Edges {
-    if mode == .tracked && !activeSub.isNone {
+    if mode == .tracked {
       let c = edges.candidate(run)
       if !c.isNone && n.names(c, in: self) {
         if _fastPath(rows.flags[c].isDisjoint(with: .attention)) { return confirmed(c, n) }
         return readStaleCandidate(c, n)
       }
-      return readInBody(n)
+      if !activeSub.isNone { return readInBody(n) }
     }
     return readOutside(n, mode)
   }

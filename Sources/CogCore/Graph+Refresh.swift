@@ -21,7 +21,17 @@ extension Graph {
   /// (measured: the test at the top of every iteration was one of three per row on
   /// kairo/deep).
   @inlinable
-  package func refresh(_ root: Slot) {
+  package func refresh(_ root: Slot) { refresh(root, outermost: false) }
+
+  /// `refresh` where no body runs (the flush's reactions): every recompute it makes is
+  /// outermost, so the copy made here tests nothing for it (3 instructions per recomputed row
+  /// on kairo/deep).
+  @inlinable
+  package func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
+
+  /// `refresh`'s work; `outermost`: no body runs (a constant at each of the two callers).
+  @inlinable @inline(__always)
+  package func refresh(_ root: Slot, outermost: Bool) {
     if _slowPath(isFailing) {
       leaveStale(root)
       return
@@ -30,7 +40,7 @@ extension Graph {
     // refreshes are mostly of this kind (a body reading a row that push made DIRTY, as
     // kairo/diamond's sum reads its four other inputs).
     if rows.flags[root].contains(.dirty) {
-      recompute(root)
+      recompute(root, outermost: outermost)
       return
     }
     let base = work.pullStack.count
@@ -51,12 +61,19 @@ extension Graph {
               abandonRefresh(downTo: base)
               return
             }
-            work.pullStack[work.pullStack.count &- 1].position = p
+            // The new frame first, then the resume position in the one below it: the stack's
+            // base and count are loaded once (a store to a column may alias them).
             rows.flags[d] = fd.union(.visiting)
+            let first = edges.firstDep(of: d)
+            work.pullStack.append(PullFrame(node: d, position: first))
+            work.pullStack[work.pullStack.count &- 2].position = p
             n = d
-            p = edges.firstDep(of: d)
-            work.pullStack.append(PullFrame(node: n, position: p))
-            continue pull
+            p = first
+            // A DIRTY row has nothing to scan: to the pop below, which runs it. Any other is
+            // scanned here at once, with no second look at its flags at the loop's top
+            // (measured on kairo/deep).
+            if fd.contains(.dirty) { break }
+            continue
           }
           if rows.changedAt[d] != edges.version(of: n, at: p) {
             rows.flags[n].insert(.dirty)
@@ -75,14 +92,17 @@ extension Graph {
         // its frame (each link of a chain that changes: kairo/deep's 50 rows). One call
         // site for both (with a third, the optimizer called `recompute` out of line from
         // every site, measured).
+        // A failing recompute returns false, so only an unchanged one tests for a cycle.
         var m = n
         while true {
-          let changed = recompute(m)
-          if _slowPath(isFailing) {
-            abandonRefresh(downTo: base)
-            return
+          if !recompute(m, outermost: outermost) {
+            if _slowPath(isFailing) {
+              abandonRefresh(downTo: base)
+              return
+            }
+            break
           }
-          if !changed || work.pullStack.count == base { break }
+          if work.pullStack.count == base { break }
           m = work.pullStack.removeLast().node
         }
       } else {
@@ -117,16 +137,19 @@ extension Graph {
   /// edge versions still match and they stay clean. Returns whether the value changed.
   ///
   /// While the operation is failing (a read closed a cycle), the behavior discards the result
-  /// (the row keeps its last good value) and the row is left dirty, so that nothing computed
-  /// from a cycle's stale values is ever served as current.
-  @inlinable @discardableResult
-  package func recompute(_ n: Slot) -> Bool {
-    let savedSub = activeSub
+  /// (the row keeps its last good value), the row is left dirty, so that nothing computed
+  /// from a cycle's stale values is ever served as current, and the result is false.
+  ///
+  /// `outermost`: the caller knows no body runs (`activeSub` is `.none`), a constant where
+  /// this inlines.
+  @inlinable @inline(__always) @discardableResult
+  package func recompute(_ n: Slot, outermost: Bool = false) -> Bool {
+    let savedSub = outermost ? Slot.none : activeSub
     let changed: Bool
     if savedSub.isNone {
       // The outermost body (every steady recompute of a flush): outside bodies the run is
-      // dead (every read tests `activeSub` first), so there is no outer run to save, and the
-      // cycle bookkeeping is two stores in `track` rather than in the row's columns.
+      // idle (reset below), so there is no outer run to save, and the cycle bookkeeping is
+      // two stores in `track` rather than in the row's columns.
       activeSub = n
       run = edges.beginRun(n)
       rows.flags[n].insert(.computing)
@@ -135,26 +158,36 @@ extension Graph {
       changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
+      run = edges.idleRun  // outside bodies the run is idle (see `Graph.read`)
     } else {
       changed = runNested(n, in: savedSub)
     }
     #if DEBUG
       runCount &+= 1
     #endif
-    var f = rows.flags[n]
     // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
-    f.remove([.computing, .dirty, .pending, .visiting])
-    if isFailing {
-      f.insert(.dirty)  // its body saw a cycle's stale values: redo next time
-    } else {
-      f.insert(.hasValue)
+    let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
+    if _slowPath(isFailing) {
+      // Nothing changed: the behavior kept the last good value. Returning false lets a
+      // caller test `isFailing` only after an unchanged recompute.
+      redoAfterCycle(n, f)
+      return false
     }
-    rows.flags[n] = f
+    rows.flags[n] = f.union(.hasValue)
     if changed {
       revision &+= 1
       rows.changedAt[n] = revision
     }
     return changed
+  }
+
+  /// A row whose body ran while the operation was failing saw a cycle's stale values: it
+  /// stays dirty, to be redone next time. Out of line: as a second branch beside the
+  /// `hasValue` store, the optimizer made the two one flag select, tested `isFailing` there
+  /// and again after the recompute (measured on kairo/deep).
+  @inlinable @inline(never)
+  package func redoAfterCycle(_ n: Slot, _ f: StateFlags) {
+    rows.flags[n] = f.union(.dirty)
   }
 
   /// `recompute`'s body run inside another body's (`outer`): a first evaluation, or a

@@ -15,8 +15,8 @@ extension Graph {
     while maps.columns.count <= i { maps.columns.append(nil) }
     let c = ValueColumn<Value>()
     maps.columns[i] = c
-    maps.valueBase.extend(to: i + 1, with: nil)
-    maps.valueBase[i] = UnsafeMutableRawPointer(c.values.base)
+    valueBase.extend(to: i + 1, with: nil)
+    valueBase[i] = UnsafeMutableRawPointer(c.values.base)
     return c
   }
 
@@ -24,7 +24,7 @@ extension Graph {
   @inlinable package func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
     let c = column(typeIndex, as: Value.self)
     let pair = c.allocatePair(initial: initial)
-    maps.valueBase[Int(typeIndex)] = UnsafeMutableRawPointer(c.values.base)
+    valueBase[Int(typeIndex)] = UnsafeMutableRawPointer(c.values.base)
     return pair
   }
 
@@ -34,7 +34,7 @@ extension Graph {
   package func valuePointer<Value>(_ typeIndex: Int32, _ index: Int32, as: Value.Type)
     -> UnsafeMutablePointer<Value?>
   {
-    maps.valueBase[Int(typeIndex)].unsafelyUnwrapped.assumingMemoryBound(to: Value?.self)
+    valueBase[Int(typeIndex)].unsafelyUnwrapped.assumingMemoryBound(to: Value?.self)
       + Int(index)
   }
 

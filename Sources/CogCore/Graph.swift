@@ -46,6 +46,10 @@ package final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.track }
     @inline(__always) _modify { yield &store.pointee.track }
   }
+  @inlinable package var valueBase: RawColumn<UnsafeMutableRawPointer?> {
+    @inline(__always) _read { yield store.pointee.valueBase }
+    @inline(__always) _modify { yield &store.pointee.valueBase }
+  }
   @inlinable package var maps: ContextMaps {
     @inline(__always) unsafeAddress { UnsafePointer(mapsPointer) }
     @inline(__always) unsafeMutableAddress { mapsPointer }
@@ -104,7 +108,7 @@ package final class Graph<Edges: EdgeStore> {
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
-    mapsPointer.pointee.free()
+    store.pointee.valueBase.free()
     Self.dispose(store)
     Self.dispose(mapsPointer)
     Self.dispose(turnsPointer)
@@ -166,12 +170,18 @@ package struct HotState<Edges: EdgeStore> {
   @usableFromInline package var edges: Edges
   @usableFromInline package var work: WorkBuffers<Edges>
   @usableFromInline package var track: Tracking<Edges>
+  /// The element storage of each typed column, by type index, kept in step with the column's
+  /// buffer: reads load values through it without touching (or retaining) the column object.
+  /// Here, with the hot groups, rather than with the context's maps: every read and every
+  /// behavior's store then reaches it from the one pointer they already hold, a load fewer
+  /// per value access (the maps pointer).
+  @usableFromInline package var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
 
   @usableFromInline init(reservingRows rows: Int) {
     self.rows = RowColumns(reservingRows: rows)
     edges = Edges(reservingRows: rows)
     work = WorkBuffers()
-    track = Tracking(run: edges.beginRun(.none))
+    track = Tracking(run: edges.idleRun)
   }
 }
 
@@ -367,9 +377,6 @@ package struct ContextMaps {
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [DescriptorKey: KeyedRowIndex] = [:]
   @usableFromInline package var columns: [AnyValueColumn?] = []
-  /// The element storage of each typed column, by type index, kept in step with the column's
-  /// buffer: reads load values through it without touching (or retaining) the column object.
-  @usableFromInline package var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
   /// Cached rows per descriptor (the limit is per descriptor). Entries are never removed, so
   /// a steady turn never inserts.
   @usableFromInline package var cacheCounts: [Int32: Int32] = [:]
@@ -396,6 +403,4 @@ package struct ContextMaps {
   @usableFromInline package var watchers = 0
 
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }
-
-  @inlinable package func free() { valueBase.free() }
 }

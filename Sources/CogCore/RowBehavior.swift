@@ -25,8 +25,7 @@ package class RowBehavior<Edges: EdgeStore> {
   }
 }
 
-/// An automatic row's behavior whose body is a `Body` held here, with the value's type
-/// index, rather than captured by `run`: `run` captures nothing, so the graph's call reaches
+/// An automatic row's behavior whose body is a `Body` held here rather than captured by `run`: `run` captures nothing, so the graph's call reaches
 /// it directly, where a capturing closure is entered through a partial-apply forwarder that
 /// unpacks its context (7 instructions per recompute, plus a 4-instruction merged thunk, on
 /// kairo/deep; impl/perf-notes.md). It also makes the row's behavior one allocation instead
@@ -35,14 +34,11 @@ package class RowBehavior<Edges: EdgeStore> {
 @usableFromInline
 package final class TypedRowBehavior<Edges: EdgeStore, Body: Sendable>: RowBehavior<Edges> {
   @usableFromInline package nonisolated let body: Body
-  @usableFromInline package nonisolated let typeIndex: Int32
 
-  /// `run` must capture nothing; it is handed this object (see `RowBehavior.run`).
-  @inlinable nonisolated package init(
-    body: Body, typeIndex: Int32, run: @escaping RowRun<Edges>
-  ) {
+  /// `run` must capture nothing; it is handed this object (see `RowBehavior.run`). It finds
+  /// the row's value column by the row's `typeIndex` (`Graph.store(_:at:same:)`).
+  @inlinable nonisolated package init(body: Body, run: @escaping RowRun<Edges>) {
     self.body = body
-    self.typeIndex = typeIndex
     super.init(run: run)
   }
 }

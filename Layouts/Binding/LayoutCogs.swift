@@ -47,7 +47,8 @@ import CogCore
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
     typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
-    let row = Row(name: name, body: LayoutReactionBody(body)) { _, graph, slot in
+    let row = Row(name: name, body: LayoutReactionBody(body)) { _, g, slot in
+      let graph = Graph<Edges>.unchecked(g)
       Row.withBody(of: slot, in: graph) {
         $0.run(LayoutReactionContext(graph: graph, slot: slot))
       }
@@ -64,7 +65,8 @@ import CogCore
     -> LayoutReaction<Edges>
   {
     typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { _, graph, slot in
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { _, g, slot in
+      let graph = Graph<Edges>.unchecked(g)
       Row.withBody(of: slot, in: graph) { $0.run() }
       return false
     }

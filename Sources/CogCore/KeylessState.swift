@@ -42,7 +42,12 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     owner: SourceEquality<Value>?
   ) {
     id = Registry.makeDescriptorID()
-    typeIndex = Registry.typeIndex(for: Value.self)
+    // The equality knows the type's index (`SourceEquality.typeIndex`).
+    if let equality {
+      typeIndex = withGuaranteed(equality) { $0.typeIndex }
+    } else {
+      typeIndex = Registry.typeIndex(for: Value.self)
+    }
     givenLabel = label
     lifetime = .context
     cachePolicy = nil

@@ -146,10 +146,11 @@ package struct KeylessCache: ~Copyable, Sendable {
   }
 }
 
-/// A descriptor's memory of its row in the context it was last used in: the context's
-/// identity and the slot (or, for a keyed box, its key index). Descriptors are shared by every
-/// context, so this is a one-entry cache; a miss falls back to the context's dictionaries.
-/// Kept behind a pointer the descriptor owns (an entry of `DescriptorCachePool`), so reading it
+/// A keyed box's memory of its key index in the context it was last used in: the context's
+/// identity and the index (keyless descriptors keep a `KeylessCache` in their object
+/// instead). Boxes are shared by every context, so this is a one-entry cache; a miss falls
+/// back to the context's dictionaries. Kept behind a pointer the box owns (an entry of
+/// `DescriptorCachePool`; the box's behavior closure captures the pointer), so reading it
 /// costs no exclusivity check.
 @frozen @usableFromInline
 package struct DescriptorCache {

@@ -27,18 +27,22 @@ import CogInlineKey
 /// cog is the behavior its rows run in every context (one object per cog beside its body's
 /// closure). It has nothing an app can use (no public members or initializers); do not name it.
 public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
+  /// This cog's row in the context it was last used in (`KeylessCache`). First, so that its
+  /// offset does not depend on `Value`.
+  @usableFromInline final let cache = KeylessCache()
+  @usableFromInline final let state: KeylessState<Value, SharedEdgePool>
   /// An automatic cog's body, when it is a closure (`nil` for a manual cog and for a body of
   /// its own type, `BodyCog`), and its custom equality (`nil`: none, or every recompute is a
   /// change). Stored here, not captured by `run`: `run` captures nothing, so declaring
   /// allocates no closure context for it. Each closure is wrapped in a struct: a closure
   /// stored directly in an optional of a generic class is reabstracted through a thunk
   /// allocated per call (measured: 5,100 allocations per sample on cog/deep-api).
+  ///
+  /// Declared after `cache` and `state`, which every read touches: fields are laid out in
+  /// declaration order, and a field after one of generic type may sit at an offset the code
+  /// loads from the class's metadata.
   @usableFromInline final let closure: ClosureBody<Value>?
   @usableFromInline final let equals: CustomEquality<Value>?
-  /// This cog's row in the context it was last used in (`KeylessCache`). Before `state`,
-  /// whose layout depends on `Value`, so that its offset is a constant.
-  @usableFromInline final let cache = KeylessCache()
-  @usableFromInline final let state: KeylessState<Value, SharedEdgePool>
 
   /// The descriptor's process-wide id (for the workbench and tests).
   package final var id: Int32 { state.id }

@@ -7,9 +7,8 @@ extension Graph {
   /// on a miss (then `keylessSlotSlow`).
   @inlinable @inline(__always)
   package func cachedKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
-    let entry = cache.entry
-    if entry.context == identity {
-      let s = Slot(entry.slot)
+    if cache.contextSerial == identity {
+      let s = Slot(cache.slotRaw)
       if rows.descriptor[s] == id { return s }
     }
     return .none

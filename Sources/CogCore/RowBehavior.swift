@@ -134,10 +134,10 @@ package struct KeylessCache: ~Copyable, Sendable {
     slot = Atomic(-1)
   }
 
-  /// The entry: the context's serial (0: none) and the slot.
-  @inlinable @inline(__always) package var entry: (context: Int, slot: Int32) {
-    (context.load(ordering: .relaxed), slot.load(ordering: .relaxed))
-  }
+  /// The entry's context serial (0: none).
+  @inlinable @inline(__always) package var contextSerial: Int { context.load(ordering: .relaxed) }
+  /// The entry's slot (meaningful only when `contextSerial` is the context's).
+  @inlinable @inline(__always) package var slotRaw: Int32 { slot.load(ordering: .relaxed) }
 
   /// Makes `slot` of context `serial` the entry (main-actor graph code only).
   @inlinable @inline(__always) package func set(context serial: Int, slot s: Int32) {

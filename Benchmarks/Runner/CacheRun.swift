@@ -57,10 +57,13 @@ enum CacheRun {
   }
 
   /// Reads every numbered dump in `directory` (as `CallgrindRun.parseDumps`) and returns
-  /// region name → event name → count, from the dump's `events:` and `summary:` lines.
-  static func parseEventDumps(in directory: String) throws -> [String: [String: Int]] {
+  /// region name → (event name → count, from the dump's `events:` and `summary:` lines; the
+  /// dump's path, for `cog-bench profile --cache-last-level`).
+  static func parseEventDumps(in directory: String) throws -> [String: (
+    events: [String: Int], path: String
+  )] {
     let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-    var result: [String: [String: Int]] = [:]
+    var result: [String: (events: [String: Int], path: String)] = [:]
     for name in names where name.hasPrefix("cg.out.") {
       let parts = name.split(separator: ".")
       guard parts.count >= 3, parts.count <= 4, Int(parts.last!) != nil,
@@ -68,7 +71,9 @@ enum CacheRun {
       else { continue }
       guard let text = try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)
       else { continue }
-      if let (region, events) = parseEvents(text) { result[region] = events }
+      if let (region, events) = parseEvents(text) {
+        result[region] = (events, "\(directory)/\(name)")
+      }
     }
     return result
   }

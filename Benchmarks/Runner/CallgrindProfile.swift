@@ -4,18 +4,27 @@
 /// collection was toggled on, so the runner reads the dump itself: every cost line belongs to
 /// the current `fn=`, except the line right after a `calls=` line, which is the inclusive cost
 /// of that call and is not self cost. Names and files may be compressed (`fn=(12) name` once,
-/// then `fn=(12)`), including definitions that first appear in `cfn=`/`cfi=` lines.
+/// then `fn=(12)`), including definitions that first appear in `cfn=`/`cfi=` lines. A cost
+/// line is the position (the source line) and then one count per event of the dump's
+/// `events:` line, trailing zeros omitted.
 enum CallgrindProfile {
   struct FunctionCost {
     var function: String
     var file: String
-    var instructions: Int
+    /// Self cost per event of `events`, in that order.
+    var costs: [Int]
+    var instructions: Int { costs.first ?? 0 }
   }
 
-  static func selfCosts(_ text: String) -> [FunctionCost] {
+  /// A dump's self costs per function, heaviest first by instructions, and the dump's event
+  /// names.
+  static func selfCosts(_ text: String) -> (
+    events: [String], functions: [FunctionCost]
+  ) {
     var fnNames: [String: String] = [:]
     var flNames: [String: String] = [:]
-    var costs: [String: (file: String, ir: Int)] = [:]
+    var costs: [String: (file: String, costs: [Int])] = [:]
+    var events = ["Ir"]
     var currentFn = ""
     var currentFile = "???"
     var skipNext = false
@@ -41,14 +50,23 @@ enum CallgrindProfile {
           skipNext = false
           continue
         }
-        let parts = line.split(separator: " ")
-        guard parts.count >= 2, let ir = Int(parts[1]) else { continue }
-        costs[currentFn, default: (currentFile, 0)].ir += ir
+        let parts = line.split(separator: " ").dropFirst()
+        guard !parts.isEmpty else { continue }
+        let values = parts.prefix(events.count).map { Int($0) }
+        guard values.allSatisfy({ $0 != nil }) else { continue }
+        var entry = costs[currentFn, default: (currentFile, [])]
+        if entry.costs.count < events.count {
+          entry.costs += Array(repeating: 0, count: events.count - entry.costs.count)
+        }
+        for (k, v) in values.enumerated() { entry.costs[k] += v! }
+        costs[currentFn] = entry
         continue
       }
-      if line.hasPrefix("fn=") {
+      if line.hasPrefix("events:") {
+        events = line.dropFirst("events:".count).split(separator: " ").map(String.init)
+      } else if line.hasPrefix("fn=") {
         currentFn = resolve(line.dropFirst(3), &fnNames)
-        if costs[currentFn] == nil { costs[currentFn] = (currentFile, 0) }
+        if costs[currentFn] == nil { costs[currentFn] = (currentFile, []) }
       } else if line.hasPrefix("fl=") {
         currentFile = resolve(line.dropFirst(3), &flNames)
       } else if line.hasPrefix("fi=") || line.hasPrefix("fe=") {
@@ -61,8 +79,15 @@ enum CallgrindProfile {
         skipNext = true
       }
     }
-    return costs.filter { $0.value.ir > 0 }
-      .map { FunctionCost(function: $0.key, file: $0.value.file, instructions: $0.value.ir) }
-      .sorted { ($0.instructions, $1.function) > ($1.instructions, $0.function) }
+    let rows = costs.compactMap { name, entry -> FunctionCost? in
+      var c = entry.costs
+      if c.count < events.count { c += Array(repeating: 0, count: events.count - c.count) }
+      guard c.contains(where: { $0 > 0 }) else { return nil }
+      return FunctionCost(function: name, file: entry.file, costs: c)
+    }
+    return (
+      events,
+      rows.sorted { ($0.instructions, $1.function) > ($1.instructions, $0.function) }
+    )
   }
 }

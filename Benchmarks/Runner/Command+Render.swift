@@ -104,7 +104,7 @@ enum RenderCommand {
         let p = try? JSONDecoder().decode(ProfileFile.self, from: data),
         p.schema == ProfileFile.currentSchema
       else { continue }
-      let key = "\(p.size.rawValue) \(p.id)"
+      let key = "\(p.size.rawValue) \(p.id)\(p.cache.map { " cache \($0.geometry)" } ?? "")"
       if let old = newest[key], old.date >= p.date { continue }
       newest[key] = p
     }

@@ -50,7 +50,7 @@ extension PerfMarkdown {
       md.append("")
     }
     let layoutProfiles = profiles.values
-      .filter { SystemCatalog.runsCog($0.system) }
+      .filter { SystemCatalog.runsCog($0.system) && $0.cache == nil }
       .sorted { ($0.system, $0.caseID, $0.date) < ($1.system, $1.caseID, $1.date) }
     // The newest profile per case × system.
     var newest: [String: ProfileFile] = [:]

@@ -87,7 +87,8 @@ enum PerfMarkdown {
     let heavy = current.flatMap { $0.1.results }
       .filter { $0.system == SystemCatalog.referenceID }
       .sorted { ($0.value(.instructions)?.value ?? 0) > ($1.value(.instructions)?.value ?? 0) }
-    let withProfile = profiles.values.sorted { $0.totalInstructions > $1.totalInstructions }
+    let withProfile = profiles.values.filter { $0.cache == nil }
+      .sorted { $0.totalInstructions > $1.totalInstructions }
     if withProfile.isEmpty {
       md.append(
         "No profile files in Results/profiles yet (`cog-bench profile <case> --system cog` writes "
@@ -111,6 +112,8 @@ enum PerfMarkdown {
       }
       md.append("")
     }
+
+    md.append(contentsOf: cacheProfileSection(profiles))
 
     md.append("## Gaps in the measurements")
     md.append("")

@@ -51,7 +51,8 @@ enum RegionRun {
     var result: CaseResult
     /// Instructions of the region (`.instructions` regions only).
     var instructions: CounterReading?
-    /// The callgrind dump, while the work directory exists.
+    /// The callgrind dump (`.instructions` and `.cache` regions), while the work directory
+    /// exists.
     var dump: String?
   }
 
@@ -218,7 +219,7 @@ enum RegionRun {
     if kind == .cache {
       let dumps = (try? CacheRun.parseEventDumps(in: directory)) ?? [:]
       for m in metrics where m.usesCacheSimulation {
-        guard let events = dumps[dumpName] else {
+        guard let events = dumps[dumpName]?.events else {
           result.metrics[m.rawValue] = .unavailable(
             m, "callgrind wrote no cache dump for \(id) in \(directory)")
           continue
@@ -228,7 +229,7 @@ enum RegionRun {
         case .failure(let e): result.metrics[m.rawValue] = .unavailable(m, e.message)
         }
       }
-      return Measured(result: result)
+      return Measured(result: result, dump: dumps[dumpName]?.path)
     }
     let dumps = (try? CallgrindRun.parseDumps(in: directory)) ?? [:]
     if let d = dumps[dumpName] {

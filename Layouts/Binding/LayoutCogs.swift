@@ -47,9 +47,9 @@ import CogCore
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
     typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
-    let row = Row(name: name, body: LayoutReactionBody(body)) { _, g, slot in
+    let row = Row(name: name, body: LayoutReactionBody(body)) { behavior, g, slot in
       let graph = Graph<Edges>.unchecked(g)
-      Row.withBody(of: slot, in: graph) {
+      Row.withBody(of: behavior) {
         $0.run(LayoutReactionContext(graph: graph, slot: slot))
       }
       return false
@@ -65,9 +65,8 @@ import CogCore
     -> LayoutReaction<Edges>
   {
     typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { _, g, slot in
-      let graph = Graph<Edges>.unchecked(g)
-      Row.withBody(of: slot, in: graph) { $0.run() }
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { behavior, _, _ in
+      Row.withBody(of: behavior) { $0.run() }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).

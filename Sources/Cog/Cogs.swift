@@ -108,9 +108,9 @@ public final class Cogs {
   ) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
     // `run` captures nothing (no closure context of its own): it finds the body in the row.
-    let row = Row(name: name, body: ReactionBody(body)) { _, g, slot in
+    let row = Row(name: name, body: ReactionBody(body)) { behavior, g, slot in
       let graph = CogGraph.unchecked(g)
-      Row.withBody(of: slot, in: graph) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
+      Row.withBody(of: behavior) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).
@@ -124,9 +124,8 @@ public final class Cogs {
   @inlinable @discardableResult
   package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { _, g, slot in
-      let graph = CogGraph.unchecked(g)
-      Row.withBody(of: slot, in: graph) { $0.run() }
+    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
+      Row.withBody(of: behavior) { $0.run() }
       return false
     }
     // The new object's reference is the graph's (see `Graph.react`).

@@ -40,7 +40,7 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   @usableFromInline package let body: Body
 
   /// `run` must capture nothing (a capture is a closure context: one more allocation); it
-  /// reaches the body with `withBody(of:in:_:)`.
+  /// reaches the body with `withBody(of:_:)`.
   @inlinable package init(
     name: StaticString, body: Body, run: @escaping RowRun
   ) {
@@ -48,15 +48,12 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
     super.init(name: name, run: run)
   }
 
-  /// Calls `call` with the body of the running reaction row `slot` (what `run` does), borrowed:
-  /// no reference counting.
+  /// Calls `call` with the body of the reaction whose behavior `run` was handed, borrowed:
+  /// no reference counting. (Through the handed object, not the row's behavior column: that
+  /// reloaded the column and the object, three loads per run.)
   @inlinable @inline(__always)
-  package static func withBody(
-    of slot: Slot, in graph: Graph<Edges>, _ call: (Body) -> Void
-  ) {
-    withGuaranteed(graph.rows.behavior[slot].object.unsafelyUnwrapped) {
-      call(unsafeDowncast($0, to: TypedReactionRow.self).body)
-    }
+  package static func withBody(of behavior: RowBehavior, _ call: (Body) -> Void) {
+    call(unsafeDowncast(behavior, to: TypedReactionRow.self).body)
   }
 }
 

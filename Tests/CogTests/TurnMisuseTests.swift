@@ -51,6 +51,25 @@ struct TurnMisuseTests {
     #expect(errors[1].description.contains("feed"))
   }
 
+  @Test(
+    "a reaction's name reaches its errors whole: ASCII, multi-byte UTF-8, one character, empty",
+    arguments: [
+      ("feed", "feed" as StaticString), ("réaction 反応 🚀", "réaction 反応 🚀"), ("x", "x"),
+      ("é", "é"), ("", ""),
+    ] as [(String, StaticString)])
+  func reactionNamesInErrors(expected: String, name: StaticString) {
+    let n = Cog(0, label: "n")
+    let cogs = Cogs()
+    cogs.scheduledTurnLimit = 10
+    var errors: [CogError] = []
+    cogs.errorHandler = { errors.append($0) }
+    cogs.react(name) { c in
+      let v = c[n]
+      c.turn("bump") { w in w[n] = v + 1 }
+    }
+    #expect(errors == [.reactionLoop(reactions: [expected], states: ["n"])])
+  }
+
   @Test("two reactions that write each other's dependency stop with both named")
   func pingPongStops() {
     let a = Cog(0, label: "a")

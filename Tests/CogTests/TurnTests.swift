@@ -191,4 +191,42 @@ struct ReactionOrderAtScaleTests {
     cogs.turn("bump") { w in w[head] = 1 }
     #expect(log == Array(0..<chain.count))
   }
+
+  @Test(
+    "reactions whose registrations span more than 65,536 still run in registration order",
+    arguments: [0, 5, 255, 65_535, 70_000])
+  func registrationOrderAcrossWideSpans(gap: Int) {
+    // The queue's sort takes one pass per byte of the span between the first and the last
+    // queued reaction's registration: registrations made and cancelled between two
+    // reactions widen it (0 and 5: one byte in all; 255: two; 65,535 and 70,000: three
+    // bytes, all between the first and the second).
+    let head = Cog(0)
+    var chain: [Cog<Int>] = []
+    var previous = head
+    for _ in 0..<40 {
+      let p = previous
+      let next = Cog { c in c[p] + 1 }
+      chain.append(next)
+      previous = next
+    }
+    let cogs = Cogs()
+    _ = cogs[chain[chain.count - 1]]
+    var log: [Int] = []
+    var spacers = 0
+    for i in 0..<chain.count {
+      let cog = chain[i]
+      cogs.react { c in
+        _ = c[cog]
+        log.append(i)
+      }
+      // Widen the span once, between the first and the second reaction, for the large gaps;
+      // between every pair for the small ones.
+      if i == 0 || gap < 1000 {
+        for _ in 0..<gap { cogs.react { _ in spacers += 1 }.cancel() }
+      }
+    }
+    log.removeAll()
+    cogs.turn("bump") { w in w[head] = 1 }
+    #expect(log == Array(0..<chain.count))
+  }
 }

@@ -16,9 +16,11 @@ extension LayoutCog where Value: Equatable & Sendable {
         .takeUnretainedValue())
     self.init(
       state: KeylessState(
-        automatic: label, lifetime: lifetime, cachePolicy: nil, typeIndex: ti,
-        behavior: RowBehavior { _, graph, slot in
-          graph.submitAsync(body(LayoutContext(graph: graph, slot: slot)), at: slot, spec: spec)
-        }))
+        automatic: label, lifetime: lifetime, cachePolicy: nil, typeIndex: ti),
+      behavior: RowBehavior { _, g, slot in
+        let graph = Graph<Edges>.unchecked(g)
+        return graph.submitAsync(
+          body(LayoutContext(graph: graph, slot: slot)), at: slot, spec: spec)
+      })
   }
 }

@@ -3,9 +3,11 @@ import CogCore
 /// A keyless state descriptor of the layout binding (see `Cog` for the public one).
 @usableFromInline
 package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
+  /// This state's row in the context it was last used in (see `Cog.cache`).
+  @usableFromInline let cache = KeylessCache()
   @usableFromInline let state: KeylessState<Value, Edges>
-
-  deinit { state.cache.free() }
+  /// An automatic state's rows' behavior (`nil` for a manual one).
+  @usableFromInline let behavior: RowBehavior?
 
   @inlinable package var label: String { state.label }
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
@@ -14,13 +16,17 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable package var isManual: Bool { state.isManual }
 
   /// A descriptor for `state` (the async factory's; see `LayoutCog+Async.swift`).
-  @inlinable package init(state: KeylessState<Value, Edges>) { self.state = state }
+  @inlinable package init(state: KeylessState<Value, Edges>, behavior: RowBehavior) {
+    self.state = state
+    self.behavior = behavior
+  }
 
   /// A manual state compared with `==`.
   @inlinable package init(_ initial: Value, label: String = "") where Value: Equatable {
     state = KeylessState(
       manual: initial, label: label,
       sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+    behavior = nil
   }
 
   /// An automatic state compared with `==`.
@@ -41,12 +47,13 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   ) where Body.Value == Value, Body.Edges == Edges, Value: Equatable {
     let ti = Registry.typeIndex(for: Value.self)
     state = KeylessState(
-      automatic: label, lifetime: lifetime, cachePolicy: cachePolicy, typeIndex: ti,
-      behavior: TypedRowBehavior<Edges, Body>(body: body) { behavior, graph, slot in
-        let b = unsafeDowncast(behavior, to: TypedRowBehavior<Edges, Body>.self)
-        let new = b.body.run(LayoutContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot) { $0 == $1 }
-      })
+      automatic: label, lifetime: lifetime, cachePolicy: cachePolicy, typeIndex: ti)
+    behavior = TypedRowBehavior<Body>(body: body) { behavior, g, slot in
+      let b = unsafeDowncast(behavior, to: TypedRowBehavior<Body>.self)
+      let graph = Graph<Edges>.unchecked(g)
+      let new = b.body.run(LayoutContext(graph: graph, slot: slot))
+      return graph.store(new, at: slot) { $0 == $1 }
+    }
   }
 }
 
@@ -80,7 +87,9 @@ extension LayoutCog: StateName {
   }
 
   @MainActor @inlinable @inline(__always)
-  package func resolve(in graph: Graph<Edges>) -> Slot { state.resolve(in: graph, owner: self) }
+  package func resolve(in graph: Graph<Edges>) -> Slot {
+    state.resolve(in: graph, cache: cache, owner: self, behavior: behavior)
+  }
 
   @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {
     state.existing(in: graph)

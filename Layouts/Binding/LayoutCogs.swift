@@ -47,7 +47,8 @@ import CogCore
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
     typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
-    let row = Row(name: name, body: LayoutReactionBody(body)) { behavior, graph, slot in
+    let row = Row(name: name, body: LayoutReactionBody(body)) { behavior, g, slot in
+      let graph = Graph<Edges>.unchecked(g)
       Row.withBody(of: behavior) {
         $0.run(LayoutReactionContext(graph: graph, slot: slot))
       }
@@ -64,7 +65,7 @@ import CogCore
     -> LayoutReaction<Edges>
   {
     typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { behavior, graph, slot in
+    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { behavior, _, _ in
       Row.withBody(of: behavior) { $0.run() }
       return false
     }

@@ -21,7 +21,7 @@ package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Senda
   @inlinable
   package init(
     id: Int32, typeIndex: Int32, label: String, lifetime: RowLifetime,
-    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior<Edges>,
+    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior,
     cache: DescriptorCacheRef, lookup: @escaping InlineLookup<Value, Edges>,
     existing: @escaping InlineLookup<Value, Edges>
   ) {

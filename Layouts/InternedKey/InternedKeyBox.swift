@@ -63,7 +63,7 @@ package class InternedBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable
   package init(
     id: Int32, typeIndex: Int32, label: String, lifetime: RowLifetime,
-    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior<Edges>,
+    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior,
     cache: DescriptorCacheRef,
     make: @escaping @MainActor (InternedBoxBase, UInt32, Graph<Edges>) -> Slot
   ) {

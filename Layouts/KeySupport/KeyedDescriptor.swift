@@ -12,14 +12,14 @@ package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
   @usableFromInline package let givenLabel: String
   @usableFromInline package let lifetime: RowLifetime
   @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
-  @usableFromInline package let behavior: RowBehavior<Edges>
+  @usableFromInline package let behavior: RowBehavior
   /// The box's key storage (`BoxRows`) in the context it was last used in.
   @usableFromInline package let cache: DescriptorCacheRef
 
   @inlinable
   package init(
     id: Int32, typeIndex: Int32, label: String, lifetime: RowLifetime,
-    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior<Edges>,
+    cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior,
     cache: DescriptorCacheRef
   ) {
     self.id = id
@@ -65,8 +65,9 @@ package func keyedBehavior<Key: Hashable, Value, Edges: EdgeStore>(
   id: Int32, typeIndex ti: Int32, cache: DescriptorCacheRef,
   _ body: @escaping @MainActor (Key, Graph<Edges>, Slot) -> Value,
   same: @escaping @Sendable (Value, Value) -> Bool
-) -> RowBehavior<Edges> {
-  RowBehavior<Edges> { _, graph, slot in
+) -> RowBehavior {
+  RowBehavior { _, g, slot in
+    let graph = Graph<Edges>.unchecked(g)
     let key = BoxRows<Key>.key(of: slot, in: graph, id: id, cache: cache)
     let new = body(key, graph, slot)
     return graph.store(new, at: slot, typeIndex: ti, same: same)

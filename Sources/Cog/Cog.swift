@@ -22,42 +22,81 @@ import CogInlineKey
 /// ```
 /// Descriptors own no value: each context keeps its own row for them. Declare them once (as
 /// globals or static members) and share them.
-public final class Cog<Value>: RowOwner, @unchecked Sendable {
-  @usableFromInline let state: KeylessState<Value, SharedEdgePool>
-
-  deinit { state.cache.free() }
+///
+/// `Cog` derives from `_CogRowBehavior`, an implementation detail of the runtime: an automatic
+/// cog is the behavior its rows run in every context (one object per cog beside its body's
+/// closure). It has nothing an app can use (no public members or initializers); do not name it.
+public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
+  /// This cog's row in the context it was last used in (`KeylessCache`). First, so that its
+  /// offset does not depend on `Value`.
+  @usableFromInline final let cache = KeylessCache()
+  @usableFromInline final let state: KeylessState<Value, SharedEdgePool>
+  /// An automatic cog's body, when it is a closure (`nil` for a manual cog and for a body of
+  /// its own type, `BodyCog`), and its custom equality (`nil`: none, or every recompute is a
+  /// change). Stored here, not captured by `run`: `run` captures nothing, so declaring
+  /// allocates no closure context for it. Each closure is wrapped in a struct: a closure
+  /// stored directly in an optional of a generic class is reabstracted through a thunk
+  /// allocated per call (measured: 5,100 allocations per sample on cog/deep-api).
+  ///
+  /// Declared after `cache` and `state`, which every read touches: fields are laid out in
+  /// declaration order, and a field after one of generic type may sit at an offset the code
+  /// loads from the class's metadata.
+  @usableFromInline final let closure: ClosureBody<Value>?
+  @usableFromInline final let equals: CustomEquality<Value>?
 
   /// The descriptor's process-wide id (for the workbench and tests).
-  package var id: Int32 { state.id }
+  package final var id: Int32 { state.id }
 
   /// The given label, or `Cog<Value>#id` (formatted on demand, never at declaration).
-  public var label: String { state.label }
-  @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
+  public final var label: String { state.label }
+  @usableFromInline package final var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
   }
   /// Whether this is a manual cog (written in turns) rather than an automatic one.
-  public var isManual: Bool { state.isManual }
+  public final var isManual: Bool { state.isManual }
 
   /// How long this cog's row lives in a context.
-  public var lifetime: CogLifetime { CogLifetime(state.lifetime, cachePolicy: state.cachePolicy) }
+  public final var lifetime: CogLifetime {
+    CogLifetime(state.lifetime, cachePolicy: state.cachePolicy)
+  }
 
-  /// A cog over a state made elsewhere (the async factories, `CogAsync.swift`).
-  @inlinable init(automaticState: KeylessState<Value, SharedEdgePool>) { state = automaticState }
+  /// Every initializer ends here. `run` is what this cog's rows run (a manual cog's never
+  /// runs); it is handed this object, so it must capture nothing that `state`, `closure` or
+  /// `equals` (or a subclass's fields) can hold instead.
+  @inlinable
+  init(
+    state: KeylessState<Value, SharedEdgePool>,
+    closure: ClosureBody<Value>?,
+    equals: CustomEquality<Value>?,
+    run: @escaping RowRun
+  ) {
+    self.closure = closure
+    self.equals = equals
+    self.state = state
+    super.init(run: run)
+  }
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
-  public init(_ initial: Value, label: String = "") where Value: Equatable {
-    state = KeylessState(
-      manual: initial, label: label,
-      sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+  public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
+    self.init(
+      state: KeylessState(
+        manual: initial, label: label,
+        sharedEquality: Registry.shared(for: Value.self) {
+          SourceEquality<Value>(equatableEquals)
+        }),
+      closure: nil, equals: nil, run: { _, _, _ in false })
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
   @inlinable
-  public init(
+  public convenience init(
     _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
   ) {
-    state = KeylessState(manual: initial, label: label, equality: equals.map { SourceEquality($0) })
+    self.init(
+      state: KeylessState(
+        manual: initial, label: label, equality: equals.map { SourceEquality($0) }),
+      closure: nil, equals: nil, run: { _, _, _ in false })
   }
 
   /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
@@ -66,46 +105,68 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     label: String = "", lifetime: CogLifetime = .context,
     _ body: @escaping @MainActor (CogContext<Value>) -> Value
   ) where Value: Equatable {
-    self.init(label: label, lifetime: lifetime, body: ClosureBody(body))
-  }
-
-  /// An automatic cog whose body is a value of its own type rather than a closure: the row's
-  /// behavior, specialized for `Body`, calls it directly, so a recompute makes one indirect
-  /// call (the behavior) where a closure body makes two (the behavior, then the closure). The
-  /// workbench's adapter uses it to call the case's closure from the behavior (see
-  /// impl/perf-notes.md, "One indirect call per row"). Every automatic cog with `==` goes
-  /// through here.
-  @inlinable
-  package init<Body: CogBody>(label: String = "", lifetime: CogLifetime = .context, body: Body)
-  where Body.Value == Value, Value: Equatable {
-    let ti = Registry.typeIndex(for: Value.self)
-    state = KeylessState(
-      automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
-      typeIndex: ti,
-      behavior: TypedRowBehavior<SharedEdgePool, Body>(body: body) { behavior, graph, slot in
-        let b = unsafeDowncast(behavior, to: TypedRowBehavior<SharedEdgePool, Body>.self)
-        let new = b.body.run(CogContext(graph: graph, slot: slot))
+    self.init(
+      state: KeylessState(
+        automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+        typeIndex: Registry.typeIndex(for: Value.self)),
+      closure: ClosureBody(body), equals: nil,
+      run: { behavior, g, slot in
+        let cog = unsafeDowncast(behavior, to: Cog.self)
+        let graph = CogGraph.unchecked(g)
+        let new = cog.closure.unsafelyUnwrapped.run(CogContext(graph: graph, slot: slot))
         return graph.store(new, at: slot) { $0 == $1 }
       })
   }
 
   /// An automatic cog with a custom equality; `nil` means every recompute is a change.
   @inlinable
-  public init(
+  public convenience init(
     label: String = "", lifetime: CogLifetime = .context,
     equals: (@Sendable (Value, Value) -> Bool)?,
     _ body: @escaping @MainActor (CogContext<Value>) -> Value
   ) {
-    let ti = Registry.typeIndex(for: Value.self)
-    state = KeylessState(
-      automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
-      typeIndex: ti,
-      behavior: RowBehavior { _, graph, slot in
-        let new = body(CogContext(graph: graph, slot: slot))
-        return graph.store(new, at: slot, typeIndex: ti) { old, new in
-          if let equals { return equals(old, new) }
+    self.init(
+      state: KeylessState(
+        automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+        typeIndex: Registry.typeIndex(for: Value.self)),
+      closure: ClosureBody(body), equals: equals.map { CustomEquality(same: $0) },
+      run: { behavior, g, slot in
+        let cog = unsafeDowncast(behavior, to: Cog.self)
+        let graph = CogGraph.unchecked(g)
+        let new = cog.closure.unsafelyUnwrapped.run(CogContext(graph: graph, slot: slot))
+        return graph.store(new, at: slot, typeIndex: cog.state.typeIndex) { old, new in
+          if let equals = cog.equals { return equals.same(old, new) }
           return false
         }
+      })
+  }
+}
+
+/// An automatic cog whose body is a value of its own type rather than a closure: its `run`,
+/// specialized for `Body`, calls it directly, so a recompute makes one indirect call (the
+/// behavior) where a closure body makes two (the behavior, then the closure). The workbench's
+/// adapter uses it to call the case's closure from the behavior (see impl/perf-notes.md, "One
+/// indirect call per row"). A subclass because `Cog` cannot hold a `Body` of any type and an
+/// initializer of `Cog` cannot make a subclass.
+@usableFromInline
+package final class BodyCog<Value, Body: CogBody>: Cog<Value>, @unchecked Sendable
+where Body.Value == Value {
+  @usableFromInline let body: Body
+
+  @inlinable
+  package init(label: String = "", lifetime: CogLifetime = .context, body: Body)
+  where Value: Equatable {
+    self.body = body
+    super.init(
+      state: KeylessState(
+        automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+        typeIndex: Registry.typeIndex(for: Value.self)),
+      closure: nil, equals: nil,
+      run: { behavior, g, slot in
+        let cog = unsafeDowncast(behavior, to: BodyCog.self)
+        let graph = CogGraph.unchecked(g)
+        let new = cog.body.run(CogContext(graph: graph, slot: slot))
+        return graph.store(new, at: slot) { $0 == $1 }
       })
   }
 }
@@ -121,7 +182,9 @@ extension Cog: StateName {
   }
 
   @MainActor @inlinable @inline(__always)
-  package func resolve(in graph: CogGraph) -> Slot { state.resolve(in: graph, owner: self) }
+  package func resolve(in graph: CogGraph) -> Slot {
+    state.resolve(in: graph, cache: cache, owner: self, behavior: self)
+  }
 
   @MainActor @inlinable
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph) }
@@ -153,7 +216,7 @@ package struct UnretainedCog<T>: StateName {
   }
 }
 
-/// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a
+/// An automatic cog's body as a type (see `BodyCog`). Sendable, as a
 /// closure body is: descriptors are made anywhere and run on the main actor.
 @usableFromInline
 package protocol CogBody: Sendable {
@@ -161,13 +224,21 @@ package protocol CogBody: Sendable {
   @MainActor func run(_ c: CogContext<Value>) -> Value
 }
 
-/// A closure as a `CogBody`: what the public initializer stores.
+/// A closure as a cog's body (`Cog.closure`): a struct, so that the closure is stored at its
+/// natural abstraction inside the optional and called without a thunk.
 @frozen @usableFromInline
-struct ClosureBody<Value>: CogBody {
+struct ClosureBody<Value> {
   @usableFromInline let body: @MainActor (CogContext<Value>) -> Value
   @inlinable nonisolated init(_ body: @escaping @MainActor (CogContext<Value>) -> Value) {
     self.body = body
   }
   @MainActor @inlinable @inline(__always)
   func run(_ c: CogContext<Value>) -> Value { body(c) }
+}
+
+/// An automatic cog's custom equality (`Cog.equals`), wrapped for the same reason.
+@frozen @usableFromInline
+struct CustomEquality<Value> {
+  @usableFromInline let same: @Sendable (Value, Value) -> Bool
+  @inlinable init(same: @escaping @Sendable (Value, Value) -> Bool) { self.same = same }
 }

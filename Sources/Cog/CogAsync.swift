@@ -127,13 +127,15 @@ extension Cog where Value: Equatable {
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
         .takeUnretainedValue())
     self.init(
-      automaticState: KeylessState(
+      state: KeylessState(
         automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
-        typeIndex: ti,
-        behavior: RowBehavior { _, graph, slot in
-          let work = body(CogContext(graph: graph, slot: slot))
-          return graph.submitAsync(work, at: slot, spec: spec)
-        }))
+        typeIndex: ti),
+      closure: nil, equals: nil,
+      run: { _, g, slot in
+        let graph = CogGraph.unchecked(g)
+        let work = body(CogContext(graph: graph, slot: slot))
+        return graph.submitAsync(work, at: slot, spec: spec)
+      })
   }
 }
 

@@ -108,7 +108,8 @@ public final class Cogs {
   ) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
     // `run` captures nothing (no closure context of its own): it finds the body in the row.
-    let row = Row(name: name, body: ReactionBody(body)) { behavior, graph, slot in
+    let row = Row(name: name, body: ReactionBody(body)) { behavior, g, slot in
+      let graph = CogGraph.unchecked(g)
       Row.withBody(of: behavior) { $0.run(CogReactionContext(graph: graph, slot: slot)) }
       return false
     }
@@ -123,7 +124,7 @@ public final class Cogs {
   @inlinable @discardableResult
   package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
     typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, graph, slot in
+    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
       Row.withBody(of: behavior) { $0.run() }
       return false
     }

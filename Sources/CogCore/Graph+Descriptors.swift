@@ -6,9 +6,9 @@ extension Graph {
   /// cache (context identity and slot), which holds while the slot still names `id`; `.none`
   /// on a miss (then `keylessSlotSlow`).
   @inlinable @inline(__always)
-  package func cachedKeylessSlot(id: Int32, cache: DescriptorCacheRef) -> Slot {
-    if cache.pointee.context == identity {
-      let s = Slot(cache.pointee.slot)
+  package func cachedKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
+    if cache.contextSerial == identity {
+      let s = Slot(cache.slotRaw)
       if rows.descriptor[s] == id { return s }
     }
     return .none
@@ -17,7 +17,7 @@ extension Graph {
   /// A cache miss: the row from the context's map, or `.none` when the descriptor has none
   /// here yet; the cache remembers a row found.
   @inlinable
-  package func keylessSlotSlow(id: Int32, cache: DescriptorCacheRef) -> Slot {
+  package func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
     let s = slot(ofDescriptor: id)
     if !s.isNone { remember(s, id: id, cache: cache) }
     return s
@@ -25,16 +25,15 @@ extension Graph {
 
   /// Records `s` as the row of keyless descriptor `id`, in the context's map and the cache.
   @inlinable
-  package func remember(_ s: Slot, id: Int32, cache: DescriptorCacheRef) {
+  package func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
     setSlot(s, ofDescriptor: id)
-    cache.pointee.context = identity
-    cache.pointee.slot = s.raw
+    cache.set(context: identity, slot: s.raw)
   }
 
   /// Makes the row of a keyless descriptor: its value pair, its owner record and the row (a
   /// source without `behavior`, a computed with one). Cold: once per descriptor per context.
   @inlinable package func makeKeylessRow<V>(
-    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior<Edges>?,
+    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior?,
     lifetime: RowLifetime
   ) -> Slot {
     let pair = allocateValuePair(typeIndex, initial: initial)

@@ -68,7 +68,7 @@ extension Graph {
   /// them. Reuses a released slot (its generation was bumped on release).
   @inlinable package func allocateRow(
     kind: StateFlags, descriptor id: Int32, typeIndex ti: Int32, valueIndex vi: Int32,
-    behavior b: RowBehavior<Edges>?, lifetime l: RowLifetime, tag: UInt32 = 0
+    behavior b: RowBehavior?, lifetime l: RowLifetime, tag: UInt32 = 0
   ) -> Slot {
     var f = kind
     if !kind.isDisjoint(with: .runs) { f.insert(.dirty) } else { f.insert(.hasValue) }

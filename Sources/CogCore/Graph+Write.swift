@@ -32,11 +32,18 @@ extension Graph {
 /// cost a retain/release of its context per write, and a method on an overridable class a
 /// retain/release of the object (profiled on kairo/avoidable, see impl/perf-notes.md).
 /// Equatable types share one instance per value type (`Registry.shared`).
+///
+/// It also carries the value type's index, so that declaring a manual cog with the shared
+/// `==` asks the registry once (for this object) rather than twice (about 30 instructions per
+/// manual cog on sbench/createSignals).
 @usableFromInline
 package final class SourceEquality<Value>: @unchecked Sendable {
   @usableFromInline package let equal: @Sendable (Value, Value) -> Bool
+  /// `Registry.typeIndex(for: Value.self)`.
+  @usableFromInline package let typeIndex: Int32
   @inlinable package init(_ equal: @escaping @Sendable (Value, Value) -> Bool) {
     self.equal = equal
+    typeIndex = Registry.typeIndex(for: Value.self)
   }
 }
 

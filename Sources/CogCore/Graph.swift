@@ -134,6 +134,14 @@ package final class Graph<Edges: EdgeStore> {
     #endif
   }
 
+  /// The graph a row's `run` is handed (`RowRun` erases it, so that `RowBehavior` need not be
+  /// generic): unchecked, as a behavior is only ever stored in graphs of the edge store its
+  /// descriptor was made for.
+  @inlinable @inline(__always)
+  package nonisolated static func unchecked(_ graph: AnyObject) -> Graph {
+    unsafeDowncast(graph, to: Graph.self)
+  }
+
   /// Identifies this context in descriptor caches (a serial, never reused).
   @inlinable package var identity: Int { serial }
 

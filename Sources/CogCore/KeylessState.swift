@@ -14,10 +14,9 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// `equalityOwner` keeps it alive. Automatic states compare in their behavior.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
   @usableFromInline package let equalityOwner: SourceEquality<Value>?
-  /// `nil` for a manual state.
-  @usableFromInline package let behavior: RowBehavior<Edges>?
-  /// This descriptor's row in the context it was last used in. Freed by the owner's deinit.
-  @usableFromInline package let cache: DescriptorCacheRef
+  /// Whether the state is manual (written in turns); an automatic one's rows run the
+  /// behavior its binding hands `resolve` (the public `Cog` is its own).
+  @usableFromInline package let isManual: Bool
 
   /// A manual state with an equality of its own (`nil`: every write changes).
   @inlinable
@@ -43,23 +42,26 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     owner: SourceEquality<Value>?
   ) {
     id = Registry.makeDescriptorID()
-    typeIndex = Registry.typeIndex(for: Value.self)
+    // The equality knows the type's index (`SourceEquality.typeIndex`).
+    if let equality {
+      typeIndex = withGuaranteed(equality) { $0.typeIndex }
+    } else {
+      typeIndex = Registry.typeIndex(for: Value.self)
+    }
     givenLabel = label
     lifetime = .context
     cachePolicy = nil
     self.initial = initial
     self.equality = equality
     equalityOwner = owner
-    behavior = nil
-    cache = DescriptorCache.make()
+    isManual = true
   }
 
-  /// An automatic state running `behavior`.
+  /// An automatic state (its binding holds the behavior).
   @inlinable
   package init(
     automatic label: String, lifetime: RowLifetime,
-    cachePolicy: (limit: Int, retention: Duration)?, typeIndex: Int32,
-    behavior: RowBehavior<Edges>
+    cachePolicy: (limit: Int, retention: Duration)?, typeIndex: Int32
   ) {
     id = Registry.makeDescriptorID()
     self.typeIndex = typeIndex
@@ -69,11 +71,8 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     initial = nil
     equality = nil
     equalityOwner = nil
-    self.behavior = behavior
-    cache = DescriptorCache.make()
+    isManual = false
   }
-
-  @inlinable package var isManual: Bool { behavior == nil }
 
   /// The given label, or `Cog<Value>#id`: formatted here, on the error and debug paths,
   /// never at declaration (a formatted label over 15 UTF-8 bytes is a heap string, so eager
@@ -88,22 +87,31 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     graph.rows.descriptor[candidate] == id
   }
 
-  /// The row in `graph`, made (with `owner` as its per-context record) if it has none.
+  /// The row in `graph`, made (with `owner` as its per-context record, running `behavior`
+  /// if the state is automatic) if it has none. `behavior` is the descriptor's, shared by
+  /// every context: it holds nothing of any one of them. `cache` is the owner's
+  /// (`KeylessCache`, stored in the descriptor object).
   @MainActor @inlinable @inline(__always)
-  package func resolve(in graph: Graph<Edges>, owner: RowOwner) -> Slot {
+  package func resolve(
+    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner,
+    behavior: RowBehavior?
+  ) -> Slot {
     let s = graph.cachedKeylessSlot(id: id, cache: cache)
     if _fastPath(!s.isNone) { return s }
-    return resolveSlow(in: graph, owner: owner)
+    return resolveSlow(in: graph, cache: cache, owner: owner, behavior: behavior)
   }
 
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
   @MainActor @inlinable @inline(never)
-  package func resolveSlow(in graph: Graph<Edges>, owner: RowOwner) -> Slot {
+  package func resolveSlow(
+    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner,
+    behavior: RowBehavior?
+  ) -> Slot {
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }
     let made = graph.makeKeylessRow(
-      id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
-      lifetime: lifetime)
+      id: id, typeIndex: typeIndex, initial: initial, owner: owner,
+      behavior: isManual ? nil : behavior, lifetime: lifetime)
     graph.remember(made, id: id, cache: cache)
     return made
   }

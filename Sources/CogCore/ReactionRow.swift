@@ -14,12 +14,12 @@ import Synchronization
 /// Not final: the body's type is the binding's (`TypedReactionRow`); the graph sees this class.
 @MainActor
 @usableFromInline
-package class ReactionRow<Edges: EdgeStore>: RowBehavior<Edges> {
+package class ReactionRow<Edges: EdgeStore>: RowBehavior, @unchecked Sendable {
   /// The name given at registration, for errors and the debug history.
   @usableFromInline package final let name: StaticString
 
   @inlinable package init(
-    name: StaticString, run: @escaping RowRun<Edges>
+    name: StaticString, run: @escaping RowRun
   ) {
     self.name = name
     super.init(run: run)
@@ -34,13 +34,15 @@ package class ReactionRow<Edges: EdgeStore>: RowBehavior<Edges> {
 /// so that the closure is stored at its natural abstraction and called without a thunk).
 @MainActor
 @usableFromInline
-package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges> {
+package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>,
+  @unchecked Sendable
+{
   @usableFromInline package let body: Body
 
   /// `run` must capture nothing (a capture is a closure context: one more allocation); it
   /// reaches the body with `withBody(of:_:)`.
   @inlinable package init(
-    name: StaticString, body: Body, run: @escaping RowRun<Edges>
+    name: StaticString, body: Body, run: @escaping RowRun
   ) {
     self.body = body
     super.init(name: name, run: run)
@@ -50,7 +52,7 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   /// no reference counting. (Through the handed object, not the row's behavior column: that
   /// reloaded the column and the object, three loads per run.)
   @inlinable @inline(__always)
-  package static func withBody(of behavior: RowBehavior<Edges>, _ call: (Body) -> Void) {
+  package static func withBody(of behavior: RowBehavior, _ call: (Body) -> Void) {
     call(unsafeDowncast(behavior, to: TypedReactionRow.self).body)
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a running row (computed or reaction) does: one object per descriptor, shared by every
 /// row of that descriptor (a keyed box's rows share one).
 ///
@@ -10,50 +12,61 @@
 /// retain and a release of its context per call (../shared/research/floor.md, "Closure
 /// context retain per call"). The descriptor's per-context state keeps the object alive.
 ///
-/// Not final: a reaction's row is a `ReactionRow`, a subclass that also holds the body, the
-/// name and the registration (one object per reaction). `run` stays `final`, so calling it is
-/// a field load, as in a final class.
-@MainActor
-@usableFromInline
-package class RowBehavior<Edges: EdgeStore> {
+/// Public and open only so that the public `Cog` can be its own row's behavior (one object
+/// per automatic cog besides its body's closure context: swift/0007-creation.md, "An
+/// automatic cog is its own behavior"); a public class needs a public superclass, and one in
+/// another module an open one. Apps can do nothing with it: every member is `package`,
+/// there is no public initializer, so no app subclass can be made, and no public API takes
+/// or returns it. Not generic over the edge store (a public superclass could not name the
+/// package's `EdgeStore`): `run` gets the graph as `AnyObject` and downcasts it unchecked
+/// (`Graph.unchecked(_:)`; the behavior is made for the one edge store its descriptor binds).
+///
+/// Subclasses: `Cog` (the public binding's keyless descriptors), `TypedRowBehavior` (the
+/// layout binding's automatic rows), `ReactionRow` (a reaction's one object), and the plain
+/// object of the keyed and async descriptors. `run` is `final`, so calling it is a field load.
+open class _CogRowBehavior: @unchecked Sendable {
   /// Called with this object (borrowed), so that a behavior that keeps its data in a
-  /// subclass (`TypedRowBehavior`, `TypedReactionRow`) reaches it with no lookup and no
-  /// closure of its own around the call.
-  @usableFromInline package final let run: RowRun<Edges>
-  @inlinable nonisolated package init(run: @escaping RowRun<Edges>) {
+  /// subclass (`Cog`, `TypedRowBehavior`, `TypedReactionRow`) reaches it with no lookup and
+  /// no closure of its own around the call.
+  @usableFromInline package final let run: RowRun
+  @inlinable package init(run: @escaping RowRun) {
     self.run = run
   }
 }
 
-/// An automatic row's behavior whose body is a `Body` held here rather than captured by `run`: `run` captures nothing, so the graph's call reaches
+/// The core's name for a row's behavior (`_CogRowBehavior`, public only for `Cog`).
+@usableFromInline
+package typealias RowBehavior = _CogRowBehavior
+
+/// An automatic row's behavior whose body is a `Body` held here rather than captured by `run`:
+/// `run` captures nothing, so the graph's call reaches
 /// it directly, where a capturing closure is entered through a partial-apply forwarder that
 /// unpacks its context (7 instructions per recompute, plus a 4-instruction merged thunk, on
 /// kairo/deep; impl/perf-notes.md). It also makes the row's behavior one allocation instead
 /// of two (the object and the closure's context).
-@MainActor
 @usableFromInline
-package final class TypedRowBehavior<Edges: EdgeStore, Body: Sendable>: RowBehavior<Edges> {
-  @usableFromInline package nonisolated let body: Body
+package final class TypedRowBehavior<Body: Sendable>: RowBehavior, @unchecked Sendable {
+  @usableFromInline package let body: Body
 
   /// `run` must capture nothing; it is handed this object (see `RowBehavior.run`). It finds
   /// the row's value column by the row's `typeIndex` (`Graph.store(_:at:same:)`).
-  @inlinable nonisolated package init(body: Body, run: @escaping RowRun<Edges>) {
+  @inlinable package init(body: Body, run: @escaping RowRun) {
     self.body = body
     super.init(run: run)
   }
 }
 
-/// A row's `run`: the behavior object itself, the graph and the row.
+/// A row's `run`: the behavior object itself, the graph (a `Graph<Edges>` of the edge store
+/// the behavior was made for: `Graph.unchecked(_:)`) and the row.
 @usableFromInline
-package typealias RowRun<Edges: EdgeStore> =
-  @MainActor (RowBehavior<Edges>, Graph<Edges>, Slot) -> Bool
+package typealias RowRun = @MainActor (RowBehavior, AnyObject, Slot) -> Bool
 
 /// An unretained reference to a row's behavior, as stored in the behavior column. Calling
 /// through it with `withGuaranteed` costs no reference counting.
 @frozen @usableFromInline
 package struct BehaviorRef<Edges: EdgeStore> {
-  @usableFromInline package var object: Unmanaged<RowBehavior<Edges>>?
-  @inlinable package init(_ object: RowBehavior<Edges>?) {
+  @usableFromInline package var object: Unmanaged<RowBehavior>?
+  @inlinable package init(_ object: RowBehavior?) {
     self.object = object.map { Unmanaged.passUnretained($0) }
   }
 }
@@ -99,10 +112,44 @@ package nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ bo
   u._withUnsafeGuaranteedRef(body)
 }
 
-/// A descriptor's memory of its row in the context it was last used in: the context's
-/// identity and the slot (or, for a keyed box, its key index). Descriptors are shared by every
-/// context, so this is a one-entry cache; a miss falls back to the context's dictionaries.
-/// Kept behind a pointer the descriptor owns (an entry of `DescriptorCachePool`), so reading it
+/// A keyless descriptor's memory of its row in the context it was last used in: the
+/// context's identity and the slot. Descriptors are shared by every context, so this is a
+/// one-entry cache; a miss falls back to the context's map.
+///
+/// Stored in the descriptor object itself (a `let` of the binding's class: `Cog`,
+/// `LayoutCog`), so that declaring takes nothing from a pool (the pool's lock cost about 75
+/// instructions per manual cog on sbench/createSignals, its chunks 4 allocations per 1,000)
+/// and reading it costs no exclusivity check (a class `var` read inlined into another module
+/// pays `swift_beginAccess`: swift/0001-core-storage.md). The fields are atomics only so that
+/// a `let` may be written in place: descriptors are `Sendable` values, but only main-actor
+/// graph code reads or writes the cache, so relaxed loads and stores (plain moves) suffice.
+@frozen @usableFromInline
+package struct KeylessCache: ~Copyable, Sendable {
+  /// The serial of the context the entry belongs to; 0: none.
+  @usableFromInline package let context: Atomic<Int>
+  @usableFromInline package let slot: Atomic<Int32>
+  @inlinable package init() {
+    context = Atomic(0)
+    slot = Atomic(-1)
+  }
+
+  /// The entry's context serial (0: none).
+  @inlinable @inline(__always) package var contextSerial: Int { context.load(ordering: .relaxed) }
+  /// The entry's slot (meaningful only when `contextSerial` is the context's).
+  @inlinable @inline(__always) package var slotRaw: Int32 { slot.load(ordering: .relaxed) }
+
+  /// Makes `slot` of context `serial` the entry (main-actor graph code only).
+  @inlinable @inline(__always) package func set(context serial: Int, slot s: Int32) {
+    context.store(serial, ordering: .relaxed)
+    slot.store(s, ordering: .relaxed)
+  }
+}
+
+/// A keyed box's memory of its key index in the context it was last used in: the context's
+/// identity and the index (keyless descriptors keep a `KeylessCache` in their object
+/// instead). Boxes are shared by every context, so this is a one-entry cache; a miss falls
+/// back to the context's dictionaries. Kept behind a pointer the box owns (an entry of
+/// `DescriptorCachePool`; the box's behavior closure captures the pointer), so reading it
 /// costs no exclusivity check.
 @frozen @usableFromInline
 package struct DescriptorCache {

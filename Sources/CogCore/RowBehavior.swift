@@ -39,11 +39,11 @@ open class _CogRowBehavior: @unchecked Sendable {
 package typealias RowBehavior = _CogRowBehavior
 
 /// An automatic row's behavior whose body is a `Body` held here rather than captured by `run`:
-/// `run` captures nothing, so the graph's call reaches
-/// it directly, where a capturing closure is entered through a partial-apply forwarder that
-/// unpacks its context (7 instructions per recompute, plus a 4-instruction merged thunk, on
-/// kairo/deep; impl/perf-notes.md). It also makes the row's behavior one allocation instead
-/// of two (the object and the closure's context).
+/// `run` captures nothing, so the graph's call reaches it directly, where a capturing closure
+/// is entered through a partial-apply forwarder that unpacks its context (7 instructions per
+/// recompute, plus a 4-instruction merged thunk, on kairo/deep; impl/perf-notes.md). It also
+/// makes the row's behavior one allocation instead of two (the object and the closure's
+/// context).
 @usableFromInline
 package final class TypedRowBehavior<Body: Sendable>: RowBehavior, @unchecked Sendable {
   @usableFromInline package let body: Body

@@ -164,14 +164,15 @@ struct TurnTests {
 @MainActor
 @Suite("Reaction order at scale")
 struct ReactionOrderAtScaleTests {
-  @Test("hundreds of reactions reached out of order still run in registration order")
-  func manyReactionsRunInRegistrationOrder() {
-    // A chain read by one reaction per node, registered from its start to its end: push goes
-    // depth first and queues them from the end back, so the flush must sort a large queue.
+  /// A chain of `length` automatic cogs read by one reaction per node, registered from its
+  /// start to its end (with `spacers(i)` registrations made and cancelled after the `i`th):
+  /// push goes depth first and queues them from the end back, so the flush must sort a large
+  /// queue. Returns the order the reactions ran in after one write to the chain's head.
+  static func reactionOrder(length: Int, spacers: (Int) -> Int = { _ in 0 }) -> [Int] {
     let head = Cog(0)
     var chain: [Cog<Int>] = []
     var previous = head
-    for _ in 0..<300 {
+    for _ in 0..<length {
       let p = previous
       let next = Cog { c in c[p] + 1 }
       chain.append(next)
@@ -180,16 +181,23 @@ struct ReactionOrderAtScaleTests {
     let cogs = Cogs()
     _ = cogs[chain[chain.count - 1]]  // links the chain before any reaction subscribes
     var log: [Int] = []
+    var spacerRuns = 0
     for i in 0..<chain.count {
       let cog = chain[i]
       cogs.react { c in
         _ = c[cog]
         log.append(i)
       }
+      for _ in 0..<spacers(i) { cogs.react { _ in spacerRuns += 1 }.cancel() }
     }
     log.removeAll()
     cogs.turn("bump") { w in w[head] = 1 }
-    #expect(log == Array(0..<chain.count))
+    return log
+  }
+
+  @Test("hundreds of reactions reached out of order still run in registration order")
+  func manyReactionsRunInRegistrationOrder() {
+    #expect(Self.reactionOrder(length: 300) == Array(0..<300))
   }
 
   @Test(
@@ -199,34 +207,9 @@ struct ReactionOrderAtScaleTests {
     // The queue's sort takes one pass per byte of the span between the first and the last
     // queued reaction's registration: registrations made and cancelled between two
     // reactions widen it (0 and 5: one byte in all; 255: two; 65,535 and 70,000: three
-    // bytes, all between the first and the second).
-    let head = Cog(0)
-    var chain: [Cog<Int>] = []
-    var previous = head
-    for _ in 0..<40 {
-      let p = previous
-      let next = Cog { c in c[p] + 1 }
-      chain.append(next)
-      previous = next
-    }
-    let cogs = Cogs()
-    _ = cogs[chain[chain.count - 1]]
-    var log: [Int] = []
-    var spacers = 0
-    for i in 0..<chain.count {
-      let cog = chain[i]
-      cogs.react { c in
-        _ = c[cog]
-        log.append(i)
-      }
-      // Widen the span once, between the first and the second reaction, for the large gaps;
-      // between every pair for the small ones.
-      if i == 0 || gap < 1000 {
-        for _ in 0..<gap { cogs.react { _ in spacers += 1 }.cancel() }
-      }
-    }
-    log.removeAll()
-    cogs.turn("bump") { w in w[head] = 1 }
-    #expect(log == Array(0..<chain.count))
+    // bytes, all between the first and the second). The large gaps widen the span once,
+    // after the first reaction; the small ones after every reaction.
+    let log = Self.reactionOrder(length: 40) { i in i == 0 || gap < 1000 ? gap : 0 }
+    #expect(log == Array(0..<40))
   }
 }

@@ -24,6 +24,7 @@ struct CogBench {
       calibrate            known workloads that must give exact counts (release builds)
 
     exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check),
+    3 a run kept out of the record: it lacks counters the record has (render --add),
     4 improvements only (check)
     """
 
@@ -64,6 +65,10 @@ struct CogBench {
     }
     exit(code.rawValue)
   }
+
+  /// This executable as it was invoked (quoted), for the commands it suggests: they work
+  /// when pasted in the same directory, also when cog-bench is not on PATH.
+  static var invocation: String { shellQuoted(CommandLine.arguments.first ?? "cog-bench") }
 
   /// Refuses builds whose numbers would mislead: internal consistency checks on, or a debug
   /// build (ARC traffic differs from release) unless explicitly allowed.

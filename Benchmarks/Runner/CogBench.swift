@@ -15,12 +15,13 @@ struct CogBench {
 
     commands:
       list                 cases, systems and metrics
-      run                  measure cases × systems, write a result file under Results/runs/
+      run                  measure cases × systems, write a result file (.bench-tmp/runs/)
       profile <case>       one case under callgrind: the top functions by instruction share
       check <result>       compare a result file with committed thresholds
       thresholds update    write the thresholds file from a result file
       same-counts A B      check that two results counted exactly the same
       render               impl/perf.md, impl/perf-history.md and SVG charts from result files
+                           (--add FILE: a new run joins Results/runs/ and the record)
       calibrate            known workloads that must give exact counts (release builds)
 
     exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check),

@@ -156,9 +156,11 @@ enum RenderCommand {
 
     var charts: [(String, Data)] = []
     let chartsRelative = relativePath(from: out, to: chartsDir)
+    // The previous record of each size: the newest older complete run, for the trend.
+    let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
-      current: ordered, profiles: profiles, m6: m6, notes: notes, notesPath: notesPath,
-      chartsRelative: chartsRelative, charts: &charts)
+      current: ordered, profiles: profiles, m6: m6, previous: previous, notes: notes,
+      notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     // Charts of an earlier record (another family, metric or size) go with the old directory.
     let written = Set(charts.map { $0.0 })

@@ -34,6 +34,8 @@
 #                         record has (then nothing in Results/ or impl/ changes: exit 3)
 #   COG_NO_JEMALLOC       set to build with the in-process malloc counter instead of jemalloc
 #   COG_NO_INSTALL        set to never install packages (only say what is missing)
+#   COG_BENCH_BIN         a cog-bench executable to use instead of building one (the runner's
+#                         tests run the script on a copy of the record with it)
 #   COG_BENCH_DEADLINE    seconds the measuring may take, the build not included (default 540;
 #                         m6: 900): the callgrind phase counts the regions that fit in what is
 #                         left after the native phases and records the others as unavailable
@@ -126,9 +128,13 @@ fi
 # 2. Release build. DWARF 4 keeps valgrind 3.19 able to read the debug info; the manifest is
 # re-evaluated (no cache) because it looks for the jemalloc and callgrind headers.
 build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
-echo "compare.sh: ${build[*]}" >&2
-"${build[@]}" --manifest-cache none >&2
-bin="$("${build[@]}" --show-bin-path)/cog-bench"
+if [[ -n "${COG_BENCH_BIN:-}" ]]; then
+  bin="$COG_BENCH_BIN"
+else
+  echo "compare.sh: ${build[*]}" >&2
+  "${build[@]}" --manifest-cache none >&2
+  bin="$("${build[@]}" --show-bin-path)/cog-bench"
+fi
 
 # 3. Measure every metric; a counter that cannot run is recorded as unavailable with why. The
 # deadline counts from here: a cold release build (about 10 minutes on 2 cores) must not eat

@@ -128,4 +128,86 @@ struct RecordSafetyTests {
       #expect(leftovers.isEmpty, "\(out): staged outputs left behind: \(leftovers)")
     }
   }
+
+  /// A copy of the repository's shape in a temporary directory: `scripts/compare.sh`, a
+  /// record rendered from one complete run in `Results/runs`, and a stand-in `cog-bench`
+  /// whose `run` writes `result` (as if measured) and which passes every other command to
+  /// the real executable. The script works from the copy, never from the real record.
+  static func mainJobDirectory(result: [String: Any]) throws -> String {
+    let dir = try temporaryDirectory()
+    let fm = FileManager.default
+    for sub in ["scripts", "Results/runs", "impl"] {
+      try fm.createDirectory(atPath: "\(dir)/\(sub)", withIntermediateDirectories: true)
+    }
+    try fm.copyItem(
+      atPath: "\(repositoryRoot)/scripts/compare.sh", toPath: "\(dir)/scripts/compare.sh")
+    var record = syntheticResult(complete: true, instructions: 100)
+    record["date"] = "2026-01-01T00:00:00Z"
+    try write(record, to: dir + "/Results/runs/a-record.json")
+    try write(result, to: dir + "/measured.json")
+    let fake = """
+      #!/bin/sh
+      if [ "$1" = run ]; then
+        while [ $# -gt 0 ]; do
+          if [ "$1" = --output-dir ]; then out="$2"; fi
+          shift
+        done
+        mkdir -p "$out" && cp measured.json "$out/b-new.json" && echo "wrote $out/b-new.json"
+        exit 0
+      fi
+      exec '\(CogBench.path)' "$@"
+      """
+    try fake.write(toFile: dir + "/fake-cog-bench", atomically: true, encoding: .utf8)
+    try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/fake-cog-bench")
+    let render = try CogBench.run(["render"], in: dir)
+    #expect(render.status == 0, "\(render.stderr)")
+    return dir
+  }
+
+  static func snapshotRecord(_ dir: String) throws -> [String: String] {
+    var files: [String: String] = [:]
+    let fm = FileManager.default
+    for sub in ["impl", "impl/charts", "Results/runs"] {
+      for name in (try? fm.contentsOfDirectory(atPath: "\(dir)/\(sub)")) ?? [] {
+        var isDirectory: ObjCBool = false
+        _ = fm.fileExists(atPath: "\(dir)/\(sub)/\(name)", isDirectory: &isDirectory)
+        if isDirectory.boolValue { continue }
+        files["\(sub)/\(name)"] = try String(
+          contentsOfFile: "\(dir)/\(sub)/\(name)", encoding: .utf8)
+      }
+    }
+    return files
+  }
+
+  @Test("the main job with a tiny deadline leaves impl/ and Results/runs as they were: exit 3")
+  func mainJobKeepsTheRecord() throws {
+    let dir = try Self.mainJobDirectory(result: Self.runWithoutInstructions())
+    let before = try Self.snapshotRecord(dir)
+    #expect(before["impl/charts/quick-kairo-instructions.svg"] != nil)
+    let o = try shell(
+      "scripts/compare.sh", in: dir,
+      environment: [
+        "COG_BENCH_BIN": dir + "/fake-cog-bench", "COG_BENCH_DEADLINE": "1",
+        "COG_NO_INSTALL": "1",
+      ])
+    #expect(o.status == 3, "\(o.stdout)\(o.stderr)")
+    #expect(o.stderr.contains("the record is unchanged (exit 3)"), "\(o.stderr)")
+    #expect(o.stderr.contains("render --add .bench-tmp/runs/b-new.json --force"), "\(o.stderr)")
+    #expect(try Self.snapshotRecord(dir) == before)
+    #expect(FileManager.default.fileExists(atPath: dir + "/.bench-tmp/runs/b-new.json"))
+  }
+
+  @Test("the main job adds a run with every counter of the record and renders it")
+  func mainJobAddsAFullRun() throws {
+    var full = syntheticResult(allocations: 9, complete: true, instructions: 90)
+    full["date"] = "2026-01-02T00:00:00Z"
+    let dir = try Self.mainJobDirectory(result: full)
+    let o = try shell(
+      "scripts/compare.sh", in: dir,
+      environment: ["COG_BENCH_BIN": dir + "/fake-cog-bench", "COG_NO_INSTALL": "1"])
+    #expect(o.status == 0, "\(o.stdout)\(o.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir + "/Results/runs/b-new.json"))
+    let md = try String(contentsOfFile: dir + "/impl/perf.md", encoding: .utf8)
+    #expect(md.contains("Results/runs/b-new.json"))
+  }
 }

@@ -26,8 +26,8 @@ enum CheckCommand {
     a result from another size, toolchain or allocation counter, a debug build, a case whose
     checks failed, a threshold for a count the result lacks, a count without threshold.
     A failing check prints a roll-up first (regions regressed or improved, the worst change
-    per metric), then one line per count, then the verdict with the command to run, which
-    works when pasted.
+    per metric), then one line per count (and the roll-up again after more than 20), then
+    the verdict with the commands to run, which work when pasted.
     Exit: 0 equal within tolerance, 1 error, 2 regression or missed target (whatever else
     improved), 4 improvements only.
     """
@@ -93,8 +93,11 @@ enum CheckCommand {
         "checked 0 counts: systems '\(systemsText)' and metrics '\(metricsText)' select no "
           + "count of \(resultPath) that has a threshold in \(path); nothing was gated")
     }
-    for line in report.rollUp() { print(line) }
+    // The roll-up before the detail, and again after a long one, where a log's tail shows it.
+    let rollUp = report.rollUp()
+    for line in rollUp { print(line) }
     for line in report.lines { print(line) }
+    if report.lines.count > 20 { for line in rollUp { print(line) } }
     print(
       "checked \(report.checked) counts: \(report.regressions) regression(s), "
         + "\(report.improvements) improvement(s), "

@@ -113,6 +113,13 @@ enum RenderCommand {
         "\(path) is a partial run (\(partial)); partial runs never become the record; "
           + "nothing added")
     }
+    let name = (path as NSString).lastPathComponent
+    guard name.hasSuffix(".json") else { throw BenchError("\(path) is not a .json file") }
+    if FileManager.default.fileExists(atPath: "\(dir)/\(name)") {
+      throw BenchError(
+        "\(dir)/\(name) exists: the run is in the record's home already (render without "
+          + "--add renders it); nothing added")
+    }
     if let (recordPath, record) = currentRecords(records)[file.size], !force {
       let missing = file.missingCounters(comparedWith: record)
       if !missing.isEmpty {
@@ -128,8 +135,6 @@ enum RenderCommand {
           exitCode: .notRecorded)
       }
     }
-    let name = (path as NSString).lastPathComponent
-    guard name.hasSuffix(".json") else { throw BenchError("\(path) is not a .json file") }
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     let copied = try FileOutput.writeNew(
       data, directory: dir, base: String(name.dropLast(".json".count)), ext: "json")

@@ -89,6 +89,11 @@ struct RecordSafetyTests {
     #expect(FileManager.default.fileExists(atPath: dir + "/runs/next.json"))
     let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
     #expect(md.contains("runs/next.json"))
+    // Nor twice.
+    let again = try CogBench.run(Self.renderArguments + ["--add", "runs/next.json"], in: dir)
+    #expect(again.status == 1, "\(again.stdout)")
+    #expect(again.stderr.contains("already"), "\(again.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/runs").count == 2)
     // A partial run is never added.
     try write(syntheticResult(cases: ["kairo/deep"]), to: dir + "/partial.json")
     let partial = try CogBench.run(Self.renderArguments + ["--add", "partial.json"], in: dir)

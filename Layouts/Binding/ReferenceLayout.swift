@@ -36,7 +36,7 @@ package protocol ReferenceLayout {
   ) -> Slot
 }
 
-/// Inline `AnyHashable` references: the app binding's (`CogRef`).
+/// Inline references (the key type-erased in place): the app binding's (`CogRef`).
 @usableFromInline
 package enum InlineReferences: ReferenceLayout {
   @inlinable package static var layoutName: String { "inline" }
@@ -55,7 +55,7 @@ package enum InlineReferences: ReferenceLayout {
   ) -> V {
     withGuaranteed(box) {
       graph.read(
-        InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key)),
+        InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key),
         mode)
     }
   }
@@ -66,7 +66,7 @@ package enum InlineReferences: ReferenceLayout {
   ) -> V {
     withGuaranteed(box) {
       graph.uiRead(
-        InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key)))
+        InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key))
     }
   }
 
@@ -75,7 +75,7 @@ package enum InlineReferences: ReferenceLayout {
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> Slot {
     withGuaranteed(box) {
-      InlineKeyName(box: unsafeDowncast($0, to: InlineBoxBase<V, E>.self), key: AnyHashable(key))
+      InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key)
         .existing(in: graph)
     }
   }

@@ -1,32 +1,34 @@
 import CogCore
 import CogKeySupport
 
-/// The inline reference layout (seed 000 §4; Cog's default): a reference is the box and an
-/// `AnyHashable` key, so `CogRef<Value>` does not name the key type and stays resilient. The
-/// warm path confirms a candidate row by descriptor and by comparing the key with the row's
-/// `AnyHashable` key, kept by the box's storage (`KeyRowsBase.anyKeys`), not by the core.
+/// The inline reference layout (seed 000 §4; Cog's default): a reference is the box and the
+/// key, type-erased in place (`InlineKey`), so `CogRef<Value>` does not name the key type and
+/// stays resilient. The warm path confirms a candidate row by descriptor, then compares the
+/// reference's key with the row's typed key (kept by the box's storage, `BoxRows`) with `Key`'s
+/// own `==`, in a closure the box made specialized for its key type. The descriptor fixes the
+/// box, and so the key type: a reference holds a key of its box's type by construction, so no
+/// type test or cast is needed. Semantics: a key names a row exactly when it is `==` to the
+/// row's key as a `Key` (as in the other layouts).
 
 /// The part of an inline box that does not depend on the key type: what a reference holds.
 @usableFromInline
 package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
   @usableFromInline package let state: KeyedState<Value, Edges>
-  /// The key-typed cold paths, made by the typed subclass's initializer so that they run
+  /// The key-typed paths, made by the typed subclass's initializer so that they run
   /// specialized for the key, value and edge types. Not overridable methods: a vtable call
   /// runs the unspecialized generic implementation, and every graph call inside it then
   /// looks up generic metadata (measured: +54% instructions on cog/key-churn). The closures
-  /// capture nothing (the box is passed in), so calling them retains no context.
-  @usableFromInline package let lookupImpl: InlineLookup<Value, Edges>
-  @usableFromInline package let existingImpl: InlineLookup<Value, Edges>
+  /// capture nothing (the box or its storage is passed in), so calling them retains no
+  /// context.
+  @usableFromInline package let keyPaths: InlineKeyPaths<Value, Edges>
 
   @inlinable
   package init(
     id: Int32, typeIndex: Int32, label: String, lifetime: RowLifetime,
     cachePolicy: (limit: Int, retention: Duration)?, behavior: RowBehavior,
-    cache: DescriptorCacheRef, lookup: @escaping InlineLookup<Value, Edges>,
-    existing: @escaping InlineLookup<Value, Edges>
+    cache: DescriptorCacheRef, keyPaths: InlineKeyPaths<Value, Edges>
   ) {
-    lookupImpl = lookup
-    existingImpl = existing
+    self.keyPaths = keyPaths
     state = KeyedState(
       id: id, typeIndex: typeIndex, label: label, lifetime: lifetime, cachePolicy: cachePolicy,
       behavior: behavior, cache: cache)
@@ -44,36 +46,67 @@ package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Senda
     state.cachePolicy
   }
 
-  /// Whether row `s` is this box's row for `key` (no hashing): the descriptor, then the key
-  /// the box's storage keeps for the row's tag.
+  /// Whether row `s` is this box's row for `key` (no hashing): the descriptor, then the
+  /// row's typed key in the box's storage, compared with `key` by `holds` (`Key`'s `==`).
   @MainActor @inlinable @inline(__always)
-  package final func names(_ s: Slot, key: AnyHashable, in graph: Graph<Edges>) -> Bool {
-    guard graph.rows.descriptor[s] == state.id else { return false }
-    let tag = Int(graph.rows.tag[s])
-    guard let u = state.rowsIfAny(in: graph) else { return false }
-    return withGuaranteed(u) { rows in
-      let r = unsafeDowncast(rows, to: KeyRowsBase.self)
-      return tag < r.anyKeys.count && r.anyKeys[tag] == key
+  package final func names(
+    _ s: Slot, key: InlineKey, holds: InlineKeyHolds, in graph: Graph<Edges>
+  ) -> Bool {
+    guard graph.rows.descriptor[s] == state.id, let u = state.rowsIfAny(in: graph) else {
+      return false
     }
+    let tag = graph.rows.tag[s]
+    return withGuaranteed(u) { holds($0, tag, key) }
   }
 
   /// The row for `key`, made if it has none (cold: a key the candidate did not confirm).
   @MainActor @inlinable @inline(never)
-  package final func lookup(_ key: AnyHashable, in graph: Graph<Edges>) -> Slot {
-    lookupImpl(self, key, graph)
+  package final func lookup(_ key: InlineKey, in graph: Graph<Edges>) -> Slot {
+    keyPaths.lookup(self, key, graph)
   }
 
   /// The existing row for `key`, or `.none`.
   @MainActor @inlinable
-  package final func existing(_ key: AnyHashable, in graph: Graph<Edges>) -> Slot {
-    existingImpl(self, key, graph)
+  package final func existing(_ key: InlineKey, in graph: Graph<Edges>) -> Slot {
+    keyPaths.existing(self, key, graph)
   }
+
+  /// `key` as an `AnyHashable` (made on demand: `CogRef.key`, labels).
+  @inlinable
+  package final func anyKey(_ key: InlineKey) -> AnyHashable { keyPaths.anyKey(key) }
 }
 
-/// An inline box's key-typed cold path: the box, a key, the context → a row.
+/// Whether the row tagged `tag` in a box's storage (a `BoxRows<Key>`) has the key (the warm
+/// path's compare, specialized for the key type; see `InlineKeyName.holds`).
 @usableFromInline
-package typealias InlineLookup<Value, Edges: EdgeStore> =
-  @MainActor (InlineBoxBase<Value, Edges>, AnyHashable, Graph<Edges>) -> Slot
+package typealias InlineKeyHolds = @MainActor (AnyObject, UInt32, InlineKey) -> Bool
+
+/// An inline box's key-typed cold paths, each specialized for the box's key type.
+@frozen @usableFromInline
+package struct InlineKeyPaths<Value, Edges: EdgeStore>: @unchecked Sendable {
+  /// The row of the key, made if it has none (cold).
+  @usableFromInline package let lookup:
+    @MainActor (InlineBoxBase<Value, Edges>, InlineKey, Graph<Edges>) -> Slot
+  /// The existing row of the key, or `.none`.
+  @usableFromInline package let existing:
+    @MainActor (InlineBoxBase<Value, Edges>, InlineKey, Graph<Edges>) -> Slot
+  @usableFromInline package let anyKey: (InlineKey) -> AnyHashable
+
+  @inlinable package init(
+    lookup:
+      @escaping @MainActor (InlineBoxBase<Value, Edges>, InlineKey, Graph<Edges>)
+      -> Slot,
+    existing:
+      @escaping @MainActor (
+        InlineBoxBase<Value, Edges>, InlineKey, Graph<Edges>
+      ) -> Slot,
+    anyKey: @escaping (InlineKey) -> AnyHashable
+  ) {
+    self.lookup = lookup
+    self.existing = existing
+    self.anyKey = anyKey
+  }
+}
 
 /// An inline box over keys of type `Key`.
 @usableFromInline
@@ -94,12 +127,18 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
       id: id, typeIndex: ti, label: label, lifetime: lifetime, cachePolicy: cachePolicy,
       behavior: keyedBehavior(id: id, typeIndex: ti, cache: cache, body, same: same),
       cache: cache,
-      lookup: { box, key, graph in
-        unsafeDowncast(box, to: InlineBox.self).typedLookup(key, in: graph)
-      },
-      existing: { box, key, graph in
-        unsafeDowncast(box, to: InlineBox.self).typedExisting(key, in: graph)
-      })
+      keyPaths: InlineKeyPaths(
+        lookup: { box, key, graph in
+          key.withKey(as: Key.self) {
+            unsafeDowncast(box, to: InlineBox.self).typedLookup($0, in: graph)
+          }
+        },
+        existing: { box, key, graph in
+          key.withKey(as: Key.self) {
+            unsafeDowncast(box, to: InlineBox.self).typedExisting($0, in: graph)
+          }
+        },
+        anyKey: { key in key.withKey(as: Key.self) { AnyHashable($0) } }))
   }
 
   @inlinable package override var label: String {
@@ -108,51 +147,62 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
   }
 
   @MainActor @inlinable
-  package func typedExisting(_ key: AnyHashable, in graph: Graph<Edges>) -> Slot {
-    guard let u = state.rowsIfAny(in: graph), let k = key.base as? Key else { return .none }
-    return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: k) }
+  package func typedExisting(_ key: Key, in graph: Graph<Edges>) -> Slot {
+    guard let u = state.rowsIfAny(in: graph) else { return .none }
+    return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
   }
 
-  /// The row of `key`: one cast to the key type and one hash of the concrete key (the
-  /// storage comes from the box's cache, no dictionary lookup of it, no reference counting).
+  /// The row of `key`: one hash of the concrete key (the storage comes from the box's cache,
+  /// no dictionary lookup of it, no reference counting).
   @MainActor @inlinable
-  package func typedLookup(_ key: AnyHashable, in graph: Graph<Edges>) -> Slot {
-    let k = key.base as! Key
+  package func typedLookup(_ key: Key, in graph: Graph<Edges>) -> Slot {
     if let u = state.rowsIfAny(in: graph) {
-      let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: k) }
+      let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
       if !s.isNone { return s }
     }
-    return makeRow(k, key, in: graph)
+    return makeRow(key, in: graph)
   }
 
   /// A key with no row in `graph` yet (cold: once per key while its row lives).
   @MainActor @inlinable @inline(never)
-  package func makeRow(_ k: Key, _ key: AnyHashable, in graph: Graph<Edges>) -> Slot {
-    let rows = BoxRows<Key>.rows(
-      of: state, owner: self, in: graph, tags: .entries, storesAnyKeys: true)
-    return rows.makeRow(k, anyKey: key, box: state, in: graph)
+  package func makeRow(_ key: Key, in graph: Graph<Edges>) -> Slot {
+    let rows = BoxRows<Key>.rows(of: state, owner: self, in: graph, tags: .entries)
+    return rows.makeRow(key, box: state, in: graph)
   }
 }
 
-/// An inline reference: a keyed box plus an `AnyHashable` key. A stable name that never
-/// stores a row, so it stays valid when its row is released and later made again.
+/// An inline reference: a keyed box plus its key, type-erased in place. A stable name that
+/// never stores a row, so it stays valid when its row is released and later made again.
 @frozen @usableFromInline
 package struct InlineKeyName<Value, Edges: EdgeStore> {
   @usableFromInline package let box: InlineBoxBase<Value, Edges>
-  @usableFromInline package let key: AnyHashable
+  @usableFromInline package let key: InlineKey
+  /// The warm path's compare, made here, where the key type is known: a closure that
+  /// captures nothing, so the reference carries a function pointer. Kept in the reference
+  /// rather than the box: calling a closure loaded from the box retained and released the box
+  /// around the call (measured on cog/box-ref-creation: one pair per confirm).
+  @usableFromInline package let holds: InlineKeyHolds
 
-  @inlinable package init(box: InlineBoxBase<Value, Edges>, key: AnyHashable) {
+  /// The only way to make one: `key` has `box`'s key type, which the box's key paths rely on.
+  @inlinable @inline(__always)
+  package init<Key: Hashable>(box: InlineBox<Key, Value, Edges>, key: Key) {
     self.box = box
-    self.key = key
+    self.key = InlineKey(key)
+    holds = { rows, tag, key in
+      key.withKey(as: Key.self) { unsafeDowncast(rows, to: BoxRows<Key>.self).holds($0, tag: tag) }
+    }
   }
 
   @inlinable package var typeIndex: Int32 { box.state.typeIndex }
+
+  /// The key as an `AnyHashable` (made on demand).
+  @inlinable package var anyKey: AnyHashable { box.anyKey(key) }
 }
 
 extension InlineKeyName: StateName {
   @MainActor @inlinable @inline(__always)
   package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
-    box.names(candidate, key: key, in: graph)
+    box.names(candidate, key: key, holds: holds, in: graph)
   }
 
   /// The row by lookup: `Graph.read` has already tried the candidate, so this does not

@@ -135,7 +135,7 @@ package final class InternedBox<Key: Hashable, Value, Edges: EdgeStore>:
   @MainActor @inlinable
   package func makeRow(_ token: UInt32, in graph: Graph<Edges>) -> Slot {
     let rows = BoxRows<Key>.rows(
-      of: state, owner: self, in: graph, tags: .tokens, storesAnyKeys: false)
+      of: state, owner: self, in: graph, tags: .tokens)
     return rows.makeRow(table.key(of: token), token: token, box: state, in: graph)
   }
 

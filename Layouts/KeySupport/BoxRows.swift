@@ -1,24 +1,25 @@
 import CogCore
 
-/// The part of a box's key storage that does not depend on the key type, so that a
-/// reference that does not name its key type reaches it (a generic class's stored properties
-/// after a key-typed one would sit at key-dependent offsets):
-/// - `anyKeys`: each row's key as an inline reference holds it (`AnyHashable`), by tag, for
-///   the inline layout's warm path;
-/// - `slotOfTag`: the row of each token (`.tokens`, the interned layout), by tag.
-/// Each is empty for the layouts that do not use it.
+/// The part of a box's key storage that does not depend on the key type, so that code that does
+/// not name the key type reaches it (a generic class's stored properties after a key-typed one
+/// would sit at key-dependent offsets):
+/// - `slotOfTag`: the row of each token (`.tokens`, the interned layout), by tag; empty for
+///   the other layouts;
+/// - `forgetImpl`: the key-typed release path, which the core reaches through `KeyedRowIndex`.
 @MainActor @usableFromInline
-package class KeyRowsBase {
-  /// Not optional: the warm path compares an entry in place (`==` on a borrowed element; an
-  /// optional element was copied and unwrapped on every compare). A free entry holds
-  /// `freedKey`, which no reference's key equals.
-  @exclusivity(unchecked) @usableFromInline package var anyKeys = RawColumn<AnyHashable>(
-    capacity: 4)
+package class KeyRowsBase: KeyedRowIndex {
   @exclusivity(unchecked) @usableFromInline package var slotOfTag = RawColumn<Int32>(capacity: 4)
+  /// Made by `BoxRows<Key>.init`, so that it runs specialized for the key type. The core calls
+  /// `forget` through the `KeyedRowIndex` existential, whose witness for a generic class runs
+  /// the unspecialized generic body (measured: about 2,800 instructions per released row,
+  /// hashing the key through its witness table); this non-generic `forget` only calls the
+  /// closure. It captures nothing (the storage is passed in): calling it retains no context.
+  @usableFromInline package let forgetImpl: @MainActor (KeyRowsBase, Slot, UInt32) -> Void
 
-  @inlinable package init() {}
+  @inlinable package init(forget: @escaping @MainActor (KeyRowsBase, Slot, UInt32) -> Void) {
+    forgetImpl = forget
+  }
   isolated deinit {
-    anyKeys.free()
     slotOfTag.free()
   }
 
@@ -27,17 +28,13 @@ package class KeyRowsBase {
   package final func slot(ofToken token: UInt32) -> Slot {
     Int(token) < slotOfTag.count ? Slot(slotOfTag[Int(token)]) : .none
   }
-}
 
-/// What a free `anyKeys` entry holds: a key of a type no box has.
-@usableFromInline package struct FreedKey: Hashable, Sendable {
-  @inlinable package init() {}
-}
+  /// Row `slot`, tagged `tag`, was released: its key no longer names it.
+  @inlinable package final func forget(slot: Slot, tag: UInt32) { forgetImpl(self, slot, tag) }
 
-/// `FreedKey` as an inline reference holds it, made once: making an `AnyHashable` looks up
-/// conformances at run time (measured: about 400 instructions per row made and released on
-/// cog/keyed-diamond when it was made on each).
-@MainActor @usableFromInline package let freedAnyKey = AnyHashable(FreedKey())
+  /// Row `slot`'s key, for error messages (`BoxRows` knows it).
+  @usableFromInline package func keyDescription(slot: Slot, tag: UInt32) -> String { "?" }
+}
 
 /// A keyed box's rows in one context: the reference layouts' key storage (the core knows
 /// slots only; see swift/0006-reference-layouts.md). Each row of the box carries a 32-bit
@@ -50,22 +47,22 @@ package class KeyRowsBase {
 ///
 /// Either way `keys[tag]` is the row's typed key, which the shared body gets without a cast.
 @MainActor @usableFromInline
-package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
+package final class BoxRows<Key: Hashable>: KeyRowsBase {
   @frozen @usableFromInline
   package enum Tags: Sendable {
     case entries
     case tokens
   }
   @usableFromInline package let tags: Tags
-  /// Whether rows also keep their key as `AnyHashable` (`anyKeys`, the inline layout).
-  @usableFromInline package let storesAnyKeys: Bool
   @exclusivity(unchecked) @usableFromInline package var slots: [Key: Int32] = [:]
   @exclusivity(unchecked) @usableFromInline package var keys = RawColumn<Key?>(capacity: 16)
   @exclusivity(unchecked) @usableFromInline package var freeTags = RawColumn<UInt32>(capacity: 4)
 
-  @inlinable package init(tags: Tags, storesAnyKeys: Bool) {
+  @inlinable package init(tags: Tags) {
     self.tags = tags
-    self.storesAnyKeys = storesAnyKeys
+    super.init(forget: { rows, slot, tag in
+      unsafeDowncast(rows, to: BoxRows<Key>.self).forgetKey(slot: slot, tag: tag)
+    })
   }
 
   isolated deinit {
@@ -77,13 +74,12 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
   /// per-context record) if it has none; the cache then holds it.
   @inlinable
   package static func rows<Edges: EdgeStore>(
-    of box: KeyedState<some Any, Edges>, owner: RowOwner, in graph: Graph<Edges>, tags: Tags,
-    storesAnyKeys: Bool
+    of box: KeyedState<some Any, Edges>, owner: RowOwner, in graph: Graph<Edges>, tags: Tags
   ) -> BoxRows<Key> {
     if let u = box.rowsIfAny(in: graph) {
       return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self) }
     }
-    let made = BoxRows<Key>(tags: tags, storesAnyKeys: storesAnyKeys)
+    let made = BoxRows<Key>(tags: tags)
     graph.setKeyIndex(made, for: box.id)
     graph.setOwner(owner, for: box.id)
     box.cache.pointee.context = graph.identity
@@ -113,6 +109,18 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
     Int(tag) < keys.count ? keys[Int(tag)] : nil
   }
 
+  /// Whether the row tagged `tag` is live and its key is `key` (the warm path's compare: the
+  /// stored key borrowed in place, `Key`'s own `==`).
+  @inlinable @inline(__always)
+  package func holds(_ key: Key, tag: UInt32) -> Bool {
+    let t = Int(tag)
+    guard t < keys.count else { return false }
+    switch keys[t] {
+    case .some(let stored): return stored == key
+    case .none: return false
+    }
+  }
+
   /// The row of `key` (`.entries`), or `.none`.
   @inlinable @inline(__always)
   package func slot(of key: Key) -> Slot {
@@ -124,7 +132,7 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
   /// `.tokens`, `token` is its tag.
   @inlinable
   package func makeRow<Value, Edges: EdgeStore>(
-    _ key: Key, token: UInt32 = 0, anyKey: AnyHashable? = nil, box: KeyedState<Value, Edges>,
+    _ key: Key, token: UInt32 = 0, box: KeyedState<Value, Edges>,
     in graph: Graph<Edges>
   ) -> Slot {
     let tag: UInt32
@@ -146,19 +154,15 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
     case .entries:
       slots[key] = s.raw
     }
-    if storesAnyKeys {
-      if anyKeys.count <= t { anyKeys.extend(to: t + 1, with: freedAnyKey) }
-      anyKeys[t] = anyKey ?? AnyHashable(key)
-    }
     return s
   }
 
-  /// Row `slot`, tagged `tag`, was released: its key no longer names it.
-  @inlinable package func forget(slot: Slot, tag: UInt32) {
+  /// Row `slot`, tagged `tag`, was released: its key no longer names it (`forget`, run
+  /// specialized through `forgetImpl`).
+  @inlinable package func forgetKey(slot: Slot, tag: UInt32) {
     let t = Int(tag)
     guard t < keys.count, let key = keys[t] else { return }
     keys[t] = nil
-    if storesAnyKeys && t < anyKeys.count { anyKeys[t] = freedAnyKey }
     switch tags {
     case .tokens:
       if t < slotOfTag.count && slotOfTag[t] == slot.raw { slotOfTag[t] = -1 }
@@ -169,7 +173,7 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase, KeyedRowIndex {
   }
 
   /// Row `slot`'s key, for error messages.
-  @usableFromInline package func keyDescription(slot: Slot, tag: UInt32) -> String {
+  @usableFromInline package override func keyDescription(slot: Slot, tag: UInt32) -> String {
     key(tag: tag).map { "\($0)" } ?? "?"
   }
 

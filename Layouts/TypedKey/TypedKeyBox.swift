@@ -62,7 +62,7 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
       if !s.isNone { return s }
     }
     let rows = BoxRows<Key>.rows(
-      of: state, owner: self, in: graph, tags: .entries, storesAnyKeys: false)
+      of: state, owner: self, in: graph, tags: .entries)
     return rows.makeRow(key, box: state, in: graph)
   }
 

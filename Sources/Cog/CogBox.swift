@@ -51,7 +51,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
 
   /// The value reference for `key`.
   @inlinable public subscript(key: Key) -> CogRef<Value> {
-    CogRef(name: InlineKeyName(box: core, key: AnyHashable(key)))
+    CogRef(name: InlineKeyName(box: core, key: key))
   }
 }
 
@@ -62,7 +62,7 @@ public struct CogRef<Value> {
 
   @inlinable init(name: InlineKeyName<Value, SharedEdgePool>) { self.name = name }
 
-  /// The reference's key.
-  public var key: AnyHashable { name.key }
-  public var label: String { "\(name.box.label)[\(name.key.base)]" }
+  /// The reference's key (made on demand: the reference holds it type-erased in place).
+  public var key: AnyHashable { name.anyKey }
+  public var label: String { "\(name.box.label)[\(name.anyKey.base)]" }
 }

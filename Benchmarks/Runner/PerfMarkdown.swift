@@ -8,8 +8,9 @@ enum PerfMarkdown {
 
   static func render(
     current: [(String, ResultFile)], profiles: [String: ProfileFile],
-    m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [], notes: String?,
-    notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
+    m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [],
+    all: [(String, ResultFile)] = [], tolerances: [CaseSize: ThresholdFile] = [:],
+    notes: String?, notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
   ) -> String {
     var md: [String] = [header, "", "# Cog performance record", ""]
     md.append(
@@ -82,6 +83,11 @@ enum PerfMarkdown {
         }
       }
     }
+
+    md.append(
+      contentsOf: historySection(
+        all, sizes: current.map { $0.1.size }, tolerances: tolerances,
+        chartsRelative: chartsRelative, charts: &charts))
 
     md.append("## Profiler attribution")
     md.append("")

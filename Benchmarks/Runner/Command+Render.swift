@@ -24,6 +24,9 @@ enum RenderCommand {
       --thresholds-dir  where the thresholds files are (default Results/thresholds): the
                   record's "History" (cog's gated counts at each measured commit, from every
                   result file of a clean tree) flags changes beyond their tolerances
+      --gate-power-dir  where `cog-bench gate-power` writes (default Results/gate-power): the
+                  newest file there is the record's "Gate power" (false alarms of the same
+                  binary, injected regressions caught)
       --charts    impl/charts: one SVG bar chart per family
       --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
                   result file there is the record's "M6 comparison" section (the layout
@@ -50,7 +53,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
-        "thresholds-dir",
+        "thresholds-dir", "gate-power-dir",
       ],
       flagOptions: ["force"])
     if a.has("help") {
@@ -65,6 +68,7 @@ enum RenderCommand {
     let resultsDir = a["results-dir"] ?? "Results/runs"
     let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
     let thresholdsDir = a["thresholds-dir"] ?? "Results/thresholds"
+    let gatePower = try GatePowerFile.newest(in: a["gate-power-dir"] ?? "Results/gate-power")
     if a.has("force") && a["add"] == nil { throw BenchError("--force goes with --add") }
     if a["add"] != nil && !a.positionals.isEmpty {
       throw BenchError("--add renders --results-dir; it takes no RESULT arguments")
@@ -87,7 +91,7 @@ enum RenderCommand {
     do {
       try render(
         files, out: out, historyPath: historyPath, chartsDir: chartsDir, notesPath: notesPath,
-        profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir)
+        profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir, gatePower: gatePower)
     } catch {
       // The added run is not left behind in the record's home without its record.
       if let added { unlink(added) }
@@ -149,7 +153,7 @@ enum RenderCommand {
   static func render(
     _ files: [(String, ResultFile)], out: String, historyPath: String, chartsDir: String,
     notesPath: String, profilesDir: String, m6: (String, ResultFile)?,
-    thresholdsDir: String = "Results/thresholds"
+    thresholdsDir: String = "Results/thresholds", gatePower: (String, GatePowerFile)? = nil
   ) throws {
     if files.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
     let current = currentRecords(files)
@@ -179,7 +183,7 @@ enum RenderCommand {
     let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
       current: ordered, profiles: profiles, m6: m6, previous: previous, all: files,
-      tolerances: tolerances, notes: notes,
+      tolerances: tolerances, gatePower: gatePower, notes: notes,
       notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     // Charts of an earlier record (another family, metric or size) go with the old directory.

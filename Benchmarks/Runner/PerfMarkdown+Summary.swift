@@ -48,7 +48,8 @@ extension PerfMarkdown {
         + "[creation](#creation-per-row), [growth](#growth-with-graph-size), "
         + "[bytes per row](#bytes-per-row-and-per-edge), the families ("
         + families.joined(separator: ", ") + "), "
-        + current.map { "[history](#history-\($0.1.size.rawValue))" }.joined(separator: ", ") + ", "
+        + current.map { "[history](#history-\($0.1.size.rawValue))" }.joined(separator: ", ")
+        + ", [gate power](#gate-power), "
         + "[profiles](#profiler-attribution), "
         + "[gaps](#gaps-in-the-measurements), [decisions](#decisions-trade-offs-and-withdrawals). "
         + "Older runs: `impl/perf-history.md`.")

@@ -10,6 +10,7 @@ enum PerfMarkdown {
     current: [(String, ResultFile)], profiles: [String: ProfileFile],
     m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [],
     all: [(String, ResultFile)] = [], tolerances: [CaseSize: ThresholdFile] = [:],
+    gatePower: (String, GatePowerFile)? = nil,
     notes: String?, notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
   ) -> String {
     var md: [String] = [header, "", "# Cog performance record", ""]
@@ -88,6 +89,7 @@ enum PerfMarkdown {
       contentsOf: historySection(
         all, sizes: current.map { $0.1.size }, tolerances: tolerances,
         chartsRelative: chartsRelative, charts: &charts))
+    md.append(contentsOf: gatePowerSection(gatePower))
 
     md.append("## Profiler attribution")
     md.append("")

@@ -9,8 +9,8 @@
 # Usage: scripts/gate-power.sh [gate-power options: --runs N --cases LIST --output-dir DIR]
 # Environment: COG_BENCH_BIN (a cog-bench to use instead of building one),
 #   COG_BENCH_SCRATCH (SwiftPM scratch path, default .build).
-# Needs valgrind. About 3 s per case and run on 2 cores: the defaults (8 runs, 3 cases, 7
-# injections) take 4–6 minutes after the build.
+# Needs valgrind. The defaults (8 A/A runs, 3 cases, 7 injections) take 3–6 minutes on 2
+# cores after the build.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -21,7 +21,8 @@ enum GatePowerCommand {
                 iteration; caught when check exits 2 with a regression of that metric
     Writes DIR/<date>-<size>-<commit>[-dirty].json (default DIR Results/gate-power), which
     `cog-bench render` shows as the record's "Gate power". Needs valgrind and a release
-    build (scripts/gate-power.sh builds one). About (N + 18) × cases × 3 s on 2 cores.
+    build (scripts/gate-power.sh builds one). It runs N + 4 runs of the cases and one run
+    per case and instruction level: 3–6 minutes with the defaults on 2 cores.
     Exit: 0 measured (whatever it found), 1 error.
     """
 

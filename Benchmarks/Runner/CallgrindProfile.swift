@@ -13,6 +13,9 @@ enum CallgrindProfile {
     var file: String
     /// Self cost per event of `events`, in that order.
     var costs: [Int]
+    /// Instructions of the function and everything it called (a recursive call counts again,
+    /// as in callgrind_annotate --inclusive=yes).
+    var inclusiveInstructions: Int
     var instructions: Int { costs.first ?? 0 }
   }
 
@@ -24,6 +27,7 @@ enum CallgrindProfile {
     var fnNames: [String: String] = [:]
     var flNames: [String: String] = [:]
     var costs: [String: (file: String, costs: [Int])] = [:]
+    var called: [String: Int] = [:]
     var events = ["Ir"]
     var currentFn = ""
     var currentFile = "???"
@@ -47,7 +51,11 @@ enum CallgrindProfile {
       guard let first = line.first else { continue }
       if first.isNumber || first == "+" || first == "-" || first == "*" {
         if skipNext {
+          // The inclusive cost of a call: the caller's inclusive, not its self cost.
           skipNext = false
+          if let ir = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
+            called[currentFn, default: 0] += ir
+          }
           continue
         }
         let parts = line.split(separator: " ").dropFirst()
@@ -83,7 +91,9 @@ enum CallgrindProfile {
       var c = entry.costs
       if c.count < events.count { c += Array(repeating: 0, count: events.count - c.count) }
       guard c.contains(where: { $0 > 0 }) else { return nil }
-      return FunctionCost(function: name, file: entry.file, costs: c)
+      return FunctionCost(
+        function: name, file: entry.file, costs: c,
+        inclusiveInstructions: (c.first ?? 0) + called[name, default: 0])
     }
     return (
       events,

@@ -17,9 +17,11 @@ struct CogBench {
       list                 cases, systems and metrics
       run                  measure cases × systems, write a result file (.bench-tmp/runs/)
       profile <case>       one case under callgrind: the top functions by instruction share
+      attribute <case>     a regression by function: two profiles (before, after) compared
       check <result>       compare a result file with committed thresholds
       thresholds update    write the thresholds file from a result file
       same-counts A B      check that two results counted exactly the same
+      gate-power           the gate's false alarms (A/A) and injected regressions caught
       render               impl/perf.md, impl/perf-history.md and SVG charts from result files
                            (--add FILE: a new run joins Results/runs/ and the record)
       calibrate            known workloads that must give exact counts (release builds)
@@ -44,6 +46,8 @@ struct CogBench {
       case "list": code = try ListCommand.main(arguments)
       case "run": code = try RunCommand.main(arguments)
       case "profile": code = try ProfileCommand.main(arguments)
+      case "attribute": code = try AttributeCommand.main(arguments)
+      case "gate-power": code = try GatePowerCommand.main(arguments)
       case "check": code = try CheckCommand.main(arguments)
       case "thresholds": code = try ThresholdsCommand.main(arguments)
       case "same-counts": code = try SameCountsCommand.main(arguments)

@@ -125,13 +125,24 @@ enum CheckCommand {
       return .failure
     }
     if report.regressions > 0 {
-      // The profile of the worst region, as a command that runs.
-      let worst = report.changes.filter { $0.isRegression }.max { $0.rank < $1.rank }
+      // Where to start, as a command that runs: the worst instruction regression's
+      // differential profile (threshold's commit → now), else the worst region's profile.
+      let regressions = report.changes.filter { $0.isRegression }
+      let instructions = regressions.filter {
+        $0.metric == Metric.instructions.rawValue && $0.miss == nil
+      }
+      let worst = (instructions.isEmpty ? regressions : instructions).max { $0.rank < $1.rank }
       let parts = (worst?.id ?? "").split(separator: "@", maxSplits: 1).map(String.init)
       if parts.count == 2 {
+        let region = "\(shellQuoted(parts[0])) --system \(shellQuoted(parts[1]))"
         print(
-          "find its cause, starting with the worst region: \(CogBench.invocation) profile "
-            + "\(shellQuoted(parts[0])) --system \(shellQuoted(parts[1]))")
+          instructions.isEmpty
+            ? "find its cause, starting with the worst region: \(CogBench.invocation) profile "
+              + region
+            : "find its cause, starting with the worst instruction regression (by function, "
+              + "the threshold's commit against now): \(CogBench.invocation) attribute \(region)"
+              + (result.size == .quick ? "" : " --size \(result.size.rawValue)")
+              + (a["thresholds"] == nil ? "" : " --thresholds \(shellQuoted(path))"))
       }
       print(
         "a regression is fixed, not ratcheted; if it is intended, record it after review "

@@ -39,6 +39,9 @@ struct ProfiledFunction: Codable {
   /// Demangled (simplified) where `swift demangle` could.
   var function: String
   var file: String
+  /// Instructions of the function and its callees; absent in files written before it was
+  /// recorded (the field is optional, so the schema did not change).
+  var inclusive: Int?
   /// A cache profile's self counts (reads and writes together); nil in instruction profiles.
   var dataAccesses: Int?
   var d1Misses: Int?
@@ -95,27 +98,9 @@ enum ProfileCommand {
     }
     try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
     let id = "\(caseID)@\(system.id)"
-    if let na = system.bound(caseID)?.notApplicableReason {
-      throw BenchError("\(id) is not applicable: \(na)")
-    }
-    let work = try RegionRun.makeWorkDirectory()
     let keep = a.has("keep-dump")
-    defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
-    let cacheMetrics: [Metric] = [.dataAccesses, .d1Misses, .llMisses]
-    let measured = try RegionRun.run(
-      [(info, system)], kind: cache ? .cache : .instructions, size: size,
-      metrics: cache ? cacheMetrics : [.instructions], width: 1, workDirectory: work)
-    guard let m = measured[id], let dump = m.dump else {
-      let why = measured[id].map { $0.result.notApplicable ?? $0.result.checks.failures.first }
-      throw BenchError("\(id) was not measured\((why ?? nil).map { ": \($0)" } ?? "")")
-    }
-    let region = m.result
-    if !cache && m.instructions?.value == nil {
-      throw BenchError("\(id): callgrind counted no instructions (\(dump))")
-    }
-    let profile = try Self.top(dump: dump, total: m.instructions?.value, top: top, cache: cache)
-    let total = profile.total
-    let functions = profile.functions
+    let (region, total, functions, dump) = try sample(
+      info, system: system, size: size, top: top, cache: cache, keepDump: keep)
     var totals: CacheTotals?
     if cache {
       totals = try Self.cacheTotals(region, geometry: CacheRun.geometryDescription, id: id)
@@ -154,13 +139,10 @@ enum ProfileCommand {
         "\(id): case checks failed: \(region.checks.failures.prefix(3).joined(separator: "; "))")
     }
     if !a.has("no-write") {
-      let env = RunEnvironment.current(allocationSource: .interposer)
       let date = Date()
-      let file = ProfileFile(
-        schema: ProfileFile.currentSchema, date: isoDate(date), caseID: caseID, system: system.id,
-        size: size, commit: env.git.commit + (env.git.dirty ? " (dirty)" : ""),
-        toolchain: env.toolchain, totalInstructions: total,
-        iterationsPerSample: region.iterationsPerSample, functions: functions, cache: totals)
+      let file = Self.file(
+        caseID: caseID, system: system.id, size: size, total: total,
+        iterations: region.iterationsPerSample, functions: functions, cache: totals, date: date)
       var data = try ResultFile.encoder().encode(file)
       data.append(0x0A)
       let safe = id.replacingOccurrences(of: "/", with: "_")
@@ -170,6 +152,47 @@ enum ProfileCommand {
       print("wrote \(path)")
     }
     return .ok
+  }
+
+  /// One sample of a case on a system under callgrind (with `cache`, the cache simulator
+  /// on), as `profile` takes it: the region as measured, its instructions, the `top` heaviest
+  /// functions and the dump's path (removed unless `keepDump`).
+  static func sample(
+    _ info: CaseInfo, system: SystemEntry, size: CaseSize, top: Int, cache: Bool,
+    keepDump: Bool
+  ) throws -> (region: CaseResult, total: Int, functions: [ProfiledFunction], dump: String) {
+    let id = "\(info.id)@\(system.id)"
+    if let na = system.bound(info.id)?.notApplicableReason {
+      throw BenchError("\(id) is not applicable: \(na)")
+    }
+    let work = try RegionRun.makeWorkDirectory()
+    defer { if !keepDump { try? FileManager.default.removeItem(atPath: work) } }
+    let cacheMetrics: [Metric] = [.dataAccesses, .d1Misses, .llMisses]
+    let measured = try RegionRun.run(
+      [(info, system)], kind: cache ? .cache : .instructions, size: size,
+      metrics: cache ? cacheMetrics : [.instructions], width: 1, workDirectory: work)
+    guard let m = measured[id], let dump = m.dump else {
+      let why = measured[id].map { $0.result.notApplicable ?? $0.result.checks.failures.first }
+      throw BenchError("\(id) was not measured\((why ?? nil).map { ": \($0)" } ?? "")")
+    }
+    if !cache && m.instructions?.value == nil {
+      throw BenchError("\(id): callgrind counted no instructions (\(dump))")
+    }
+    let profile = try Self.top(dump: dump, total: m.instructions?.value, top: top, cache: cache)
+    return (m.result, profile.total, profile.functions, dump)
+  }
+
+  /// The profile file of a sample taken now, on this tree.
+  static func file(
+    caseID: String, system: String, size: CaseSize, total: Int, iterations: Int,
+    functions: [ProfiledFunction], cache: CacheTotals?, date: Date
+  ) -> ProfileFile {
+    let env = RunEnvironment.current(allocationSource: .interposer)
+    return ProfileFile(
+      schema: ProfileFile.currentSchema, date: isoDate(date), caseID: caseID, system: system,
+      size: size, commit: env.git.commit + (env.git.dirty ? " (dirty)" : ""),
+      toolchain: env.toolchain, totalInstructions: total, iterationsPerSample: iterations,
+      functions: functions, cache: cache)
   }
 
   /// The heaviest functions of a dump by self cost: instructions, or in a cache profile
@@ -209,7 +232,7 @@ enum ProfileCommand {
       ProfiledFunction(
         instructions: r.instructions,
         share: total > 0 ? Double(r.instructions) * 100 / Double(total) : 0,
-        function: names[k], file: r.file,
+        function: names[k], file: r.file, inclusive: r.inclusiveInstructions,
         dataAccesses: cache ? sum(r, Metric.dataAccesses.cacheEvents ?? []) : nil,
         d1Misses: cache ? sum(r, Metric.d1Misses.cacheEvents ?? []) : nil,
         llMisses: cache ? sum(r, ll) : nil)

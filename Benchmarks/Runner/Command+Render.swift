@@ -21,6 +21,12 @@ enum RenderCommand {
                   gaps, and the prose of --notes
                   (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
       --history   impl/perf-history.md: the numbers of older result files (retired)
+      --thresholds-dir  where the thresholds files are (default Results/thresholds): the
+                  record's "History" (cog's gated counts at each measured commit, from every
+                  result file of a clean tree) flags changes beyond their tolerances
+      --gate-power-dir  where `cog-bench gate-power` writes (default Results/gate-power): the
+                  newest file there is the record's "Gate power" (false alarms of the same
+                  binary, injected regressions caught)
       --charts    impl/charts: one SVG bar chart per family
       --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
                   result file there is the record's "M6 comparison" section (the layout
@@ -47,6 +53,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
+        "thresholds-dir", "gate-power-dir",
       ],
       flagOptions: ["force"])
     if a.has("help") {
@@ -60,6 +67,8 @@ enum RenderCommand {
     let profilesDir = a["profiles"] ?? "Results/profiles"
     let resultsDir = a["results-dir"] ?? "Results/runs"
     let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
+    let thresholdsDir = a["thresholds-dir"] ?? "Results/thresholds"
+    let gatePower = try GatePowerFile.newest(in: a["gate-power-dir"] ?? "Results/gate-power")
     if a.has("force") && a["add"] == nil { throw BenchError("--force goes with --add") }
     if a["add"] != nil && !a.positionals.isEmpty {
       throw BenchError("--add renders --results-dir; it takes no RESULT arguments")
@@ -82,7 +91,7 @@ enum RenderCommand {
     do {
       try render(
         files, out: out, historyPath: historyPath, chartsDir: chartsDir, notesPath: notesPath,
-        profilesDir: profilesDir, m6: m6)
+        profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir, gatePower: gatePower)
     } catch {
       // The added run is not left behind in the record's home without its record.
       if let added { unlink(added) }
@@ -143,7 +152,8 @@ enum RenderCommand {
 
   static func render(
     _ files: [(String, ResultFile)], out: String, historyPath: String, chartsDir: String,
-    notesPath: String, profilesDir: String, m6: (String, ResultFile)?
+    notesPath: String, profilesDir: String, m6: (String, ResultFile)?,
+    thresholdsDir: String = "Results/thresholds", gatePower: (String, GatePowerFile)? = nil
   ) throws {
     if files.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
     let current = currentRecords(files)
@@ -158,13 +168,22 @@ enum RenderCommand {
     let ordered = CaseSize.allCases.compactMap { current[$0] }
     let profiles = loadProfiles(profilesDir)
     let notes = try? String(contentsOfFile: notesPath, encoding: .utf8)
+    // The history flags changes beyond the gate's tolerances (the defaults without a file).
+    var tolerances: [CaseSize: ThresholdFile] = [:]
+    for size in current.keys {
+      let path = "\(thresholdsDir)/\(size.rawValue).json"
+      if FileManager.default.fileExists(atPath: path) {
+        tolerances[size] = try ThresholdFile.read(path)
+      }
+    }
 
     var charts: [(String, Data)] = []
     let chartsRelative = relativePath(from: out, to: chartsDir)
     // The previous record of each size: the newest older complete run, for the trend.
     let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
-      current: ordered, profiles: profiles, m6: m6, previous: previous, notes: notes,
+      current: ordered, profiles: profiles, m6: m6, previous: previous, all: files,
+      tolerances: tolerances, gatePower: gatePower, notes: notes,
       notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     // Charts of an earlier record (another family, metric or size) go with the old directory.

@@ -11,29 +11,55 @@ import CogBenchSystems
 /// Id `injected`; hidden: `list` does not show it, no glob matches it (select it by its
 /// exact id) and no default selection has it. What it adds per iteration comes from
 /// `COG_BENCH_INJECT`: `none` (default: only the wrapper, for the thresholds to compare
-/// with), `allocation` (one `malloc` of 16 bytes, freed by the next iteration) or
-/// `instructions` (an unoptimized loop of `loopIterations` additions, no allocation, no
-/// reference counting).
+/// with), `allocation` (one `malloc` of 16 bytes, freed by the next iteration), `retain`
+/// (one strong reference stored: one retain and one release, no allocation) or
+/// `instructions[:N]` (an unoptimized loop of N additions, default `loopIterations`, no
+/// allocation, no reference counting; `cog-bench gate-power` sizes N to a share of a case's
+/// instructions).
 @MainActor
 enum InjectedSystem {
   static let id = "injected"
   static let variable = "COG_BENCH_INJECT"
   nonisolated static let loopIterations = 200_000
 
-  enum Injection: String, CaseIterable {
+  enum Injection: Equatable {
     case none
     case allocation
-    case instructions
+    case retain
+    case instructions(loop: Int)
+
+    init?(_ text: String) {
+      switch text {
+      case "", "none": self = .none
+      case "allocation": self = .allocation
+      case "retain": self = .retain
+      case "instructions": self = .instructions(loop: InjectedSystem.loopIterations)
+      default:
+        guard text.hasPrefix("instructions:"), let n = Int(text.dropFirst("instructions:".count)),
+          n >= 0
+        else { return nil }
+        self = .instructions(loop: n)
+      }
+    }
+
+    var rawValue: String {
+      switch self {
+      case .none: "none"
+      case .allocation: "allocation"
+      case .retain: "retain"
+      case .instructions(let n): "instructions:\(n)"
+      }
+    }
   }
 
   /// The injection `COG_BENCH_INJECT` asks for.
   static func injection() throws -> Injection {
     guard let raw = getenv(variable) else { return .none }
     let text = String(cString: raw)
-    guard let i = Injection(rawValue: text.isEmpty ? "none" : text) else {
+    guard let i = Injection(text) else {
       throw BenchError(
-        "\(variable) must be one of \(Injection.allCases.map(\.rawValue).joined(separator: ", ")), "
-          + "got '\(text)'")
+        "\(variable) must be one of none, allocation, retain, instructions, instructions:N "
+          + "(N ≥ 0 loop iterations), got '\(text)'")
     }
     return i
   }
@@ -55,10 +81,15 @@ enum InjectedSystem {
           iterate()
           injectedAllocation()
         }
-      case .instructions:
+      case .retain:
         p.iterate = {
           iterate()
-          injectedInstructions()
+          injectedRetain()
+        }
+      case .instructions(let n):
+        p.iterate = {
+          iterate()
+          injectedInstructions(n)
         }
       }
       return p
@@ -78,12 +109,24 @@ private func injectedAllocation() {
   injectedSink = malloc(16)
 }
 
+private final class InjectedObject {}
+nonisolated(unsafe) private let injectedShared = InjectedObject()
+nonisolated(unsafe) private var injectedReference: InjectedObject?
+
+/// One retain and one release per call, no allocation: the shared object is stored again
+/// (retained), and the reference it replaces (the same object) released. Unoptimized, so
+/// that the pair is not folded away.
+@inline(never) @_optimize(none)
+private func injectedRetain() {
+  injectedReference = injectedShared
+}
+
 /// A fixed amount of work: unoptimized, so that the loop runs in every build.
 @inline(never) @_optimize(none)
-private func injectedInstructions() {
+private func injectedInstructions(_ n: Int) {
   var total = 0
   var i = 0
-  while i < InjectedSystem.loopIterations {
+  while i < n {
     total &+= i
     i &+= 1
   }

@@ -47,7 +47,10 @@ extension PerfMarkdown {
         + "[per recomputed node](#instructions-per-recomputed-node), "
         + "[creation](#creation-per-row), [growth](#growth-with-graph-size), "
         + "[bytes per row](#bytes-per-row-and-per-edge), the families ("
-        + families.joined(separator: ", ") + "), [profiles](#profiler-attribution), "
+        + families.joined(separator: ", ") + "), "
+        + current.map { "[history](#history-\($0.1.size.rawValue))" }.joined(separator: ", ")
+        + ", [gate power](#gate-power), "
+        + "[profiles](#profiler-attribution), "
         + "[gaps](#gaps-in-the-measurements), [decisions](#decisions-trade-offs-and-withdrawals). "
         + "Older runs: `impl/perf-history.md`.")
     md.append("")

@@ -8,8 +8,10 @@ enum PerfMarkdown {
 
   static func render(
     current: [(String, ResultFile)], profiles: [String: ProfileFile],
-    m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [], notes: String?,
-    notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
+    m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [],
+    all: [(String, ResultFile)] = [], tolerances: [CaseSize: ThresholdFile] = [:],
+    gatePower: (String, GatePowerFile)? = nil,
+    notes: String?, notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
   ) -> String {
     var md: [String] = [header, "", "# Cog performance record", ""]
     md.append(
@@ -49,7 +51,10 @@ enum PerfMarkdown {
         + "iteration, median with min–max over samples. Ratios divide by the reference system "
         + "`\(SystemCatalog.referenceID)` in the same result file; > 1 means more than Cog. "
         + "Every count was taken in a process of its own (one per case × system and counter), "
-        + "so it does not depend on what else the run measured.")
+        + "so it does not depend on what else the run measured. A wall-time ratio carries, in "
+        + "brackets, its 95% percentile-bootstrap interval (2,000 resamplings of both systems' "
+        + "samples, the ratio of medians; result files written before samples were kept have "
+        + "none).")
     md.append("")
     md.append("What the columns are:")
     md.append("")
@@ -82,6 +87,12 @@ enum PerfMarkdown {
         }
       }
     }
+
+    md.append(
+      contentsOf: historySection(
+        all, sizes: current.map { $0.1.size }, tolerances: tolerances,
+        chartsRelative: chartsRelative, charts: &charts))
+    md.append(contentsOf: gatePowerSection(gatePower))
 
     md.append("## Profiler attribution")
     md.append("")
@@ -251,7 +262,7 @@ enum PerfMarkdown {
     var head = "| case | system | checks | iterations |"
     var rule = "|---|---|---|---:|"
     if metrics.contains(.wallTime) {
-      head += " wall time/iter, median (min–max) | × cog |"
+      head += " wall time/iter, median (min–max) | × cog (95% CI) |"
       rule += "---:|---:|"
     }
     if metrics.contains(.cpuTime) {
@@ -291,7 +302,14 @@ enum PerfMarkdown {
         } else {
           line += " \(v?.unavailable.map { "unavailable: \(escape($0))" } ?? "–") |"
         }
-        line += " \(label(ratio(v?.median, ref?.value(.wallTime)?.median))) |"
+        var wallRatio = label(ratio(v?.median, ref?.value(.wallTime)?.median))
+        if r.system != SystemCatalog.referenceID, let a = v?.sampleValues,
+          let b = ref?.value(.wallTime)?.sampleValues,
+          let ci = Bootstrap.ratioInterval(a, b)
+        {
+          wallRatio += " (\(fixed(ci.low, 2))–\(fixed(ci.high, 2)))"
+        }
+        line += " \(wallRatio) |"
       }
       if metrics.contains(.cpuTime) {
         line += " \(r.value(.cpuTime)?.median.map(formatNanoseconds) ?? "–") |"

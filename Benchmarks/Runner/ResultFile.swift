@@ -110,6 +110,9 @@ struct MetricValue: Codable, Equatable {
   var median: Double?
   var max: Double?
   var samples: Int?
+  /// A time's per-iteration value of every sample, in the order taken (the record's
+  /// bootstrap intervals); absent for counts and in files written before it was kept.
+  var sampleValues: [Double]?
   var unavailable: String?
 
   static func count(_ m: Metric, _ reading: CounterReading) -> MetricValue {
@@ -125,7 +128,8 @@ struct MetricValue: Codable, Equatable {
     let mid = s.count / 2
     let median = s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
     return MetricValue(
-      unit: m.unit, min: s.first, median: median, max: s.last, samples: s.count)
+      unit: m.unit, min: s.first, median: median, max: s.last, samples: s.count,
+      sampleValues: values)
   }
 
   static func unavailable(_ m: Metric, _ reason: String) -> MetricValue {

@@ -93,7 +93,9 @@ struct MeasurementIntegrityTests {
 
   /// The test-only system `injected` is Cog plus a known cost per iteration
   /// (`COG_BENCH_INJECT`); thresholds from its clean run make `check` fail with 2.
-  @Test("an injected regression makes check exit 2", arguments: ["allocation", "instructions"])
+  @Test(
+    "an injected regression makes check exit 2",
+    arguments: ["allocation", "instructions", "retain"])
   func injectedRegression(injection: String) throws {
     if injection == "instructions" && !Self.instructionsMeasurable {
       print("skipped: callgrind cannot measure this build (scripts/ci-gate.sh covers it)")
@@ -130,7 +132,12 @@ struct MeasurementIntegrityTests {
       in: dir)
     #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
     let regressions = check.stdout.split(separator: "\n").filter { $0.hasPrefix("REGRESSION") }
-    if injection == "allocation" {
+    if injection == "retain" {
+      // One retain and one release per iteration, no allocation, per sample of 2.
+      #expect(regressions.contains { $0.contains("kairo/deep@injected retains: ") })
+      #expect(regressions.contains { $0.contains("kairo/deep@injected releases: ") })
+      #expect(!regressions.contains { $0.contains("allocations") }, "\(regressions)")
+    } else if injection == "allocation" {
       // One malloc of 16 bytes per iteration, no reference counting, per sample of 2.
       #expect(regressions.contains { $0.contains("kairo/deep@injected allocations: ") })
       #expect(!regressions.contains { $0.contains("retains") || $0.contains("releases") })

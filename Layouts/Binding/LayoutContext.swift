@@ -74,21 +74,17 @@ import CogCore
 
   @inlinable package subscript<V>(cog: LayoutCog<V, Edges>) -> V {
     get {
-      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) {
-        CogError.escapedWriter(turn: "#\(turn)").stop()
-      }
+      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) { Graph<Edges>.escapedWriter(turn: turn) }
       return withGuaranteed(graph) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) {
-        CogError.escapedWriter(turn: "#\(turn)").stop()
-      }
+      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) { Graph<Edges>.escapedWriter(turn: turn) }
       return withGuaranteed(graph) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+        if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(
           cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)

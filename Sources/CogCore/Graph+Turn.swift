@@ -41,6 +41,13 @@ extension Graph {
     cog_get_turn_graph() == UnsafeMutableRawPointer(u.toOpaque())
   }
 
+  /// Stops the program: a writer of `turn` was used after its turn (cold, out of line, so
+  /// that a writer's subscript stays small enough to inline).
+  @inline(never) @usableFromInline
+  package nonisolated static func escapedWriter(turn: UInt32) -> Never {
+    CogError.escapedWriter(turn: "#\(turn)").stop()
+  }
+
   /// Whether `turn` is the turn whose body is running (a writer's check).
   @inlinable @inline(__always)
   package func isActiveTurn(_ turn: UInt32) -> Bool { turnsPointer.pointee.activeTurn == turn }

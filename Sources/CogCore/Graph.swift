@@ -99,6 +99,7 @@ package final class Graph<Edges: EdgeStore> {
     turnsPointer.initialize(to: TurnState())
     serial = Registry.makeContextSerial()
     handle.graph = Unmanaged.passUnretained(self)
+    cog_add_live_graphs(1)
   }
 
   isolated deinit {
@@ -106,6 +107,7 @@ package final class Graph<Edges: EdgeStore> {
     let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     if cog_get_body_graph() == me { cog_set_body_graph(nil) }
     if cog_get_turn_graph() == me { cog_set_turn_graph(nil) }
+    cog_add_live_graphs(-1)
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()

@@ -1,3 +1,4 @@
+import CCogStack
 import Synchronization
 
 /// What a running row (computed or reaction) does: one object per descriptor, shared by every
@@ -104,18 +105,22 @@ extension RowOwner {
 
 /// A context's strong reference to a descriptor's record (`ContextMaps.owners`), taken and
 /// given back by hand rather than by a stored strong reference, so that a sweep can read the
-/// descriptor's reference count with no temporary reference of its own (`ownerIsDropped`).
+/// descriptor's reference count with no reference counting of its own (`ownerIsDropped`).
 @frozen @usableFromInline
 package struct OwnerRef {
   // Lifetime: retained once in `init(holding:)` and released once in `release()`, called
   // when the map entry goes (`Graph.removeOwner`, `setOwner`'s replacement, the graph's
   // deinit); copies of the struct are borrowed views of that one reference.
   @usableFromInline package unowned(unsafe) let object: RowOwner
+  /// The object's address for the sweep's count; `nil` for a record the graph made itself
+  /// (never dropped).
+  @usableFromInline package let address: UnsafeMutableRawPointer?
 
   @inlinable package init(holding owner: RowOwner) {
     object = owner
-    _ = Unmanaged.passUnretained(owner as AnyObject).retain()
-    _ = owner.contextHold(1)
+    let u = Unmanaged.passUnretained(owner as AnyObject)
+    _ = u.retain()
+    address = owner.contextHold(1) > 0 ? u.toOpaque() : nil
   }
 
   /// Gives the hold back; the descriptor may be freed now.
@@ -126,23 +131,21 @@ package struct OwnerRef {
 }
 
 /// Whether the app has dropped the descriptor `ref` holds: its strong references are exactly
-/// the contexts' holds. Reads the count through a raw pointer, with every temporary of the
-/// hold count's call gone, so the answer does not depend on optimization. A descriptor
+/// the contexts' holds. The count is read through the address, so the sweep itself holds no
+/// reference at any optimization level. One reference means only this context's hold; more
+/// than there are contexts means the app's; otherwise the holds are counted. A descriptor
 /// reachable only through weak references counts as dropped.
-@inline(never) @usableFromInline
+@inline(__always) @usableFromInline
 package func ownerIsDropped(_ ref: OwnerRef) -> Bool {
-  let holds = ownerHoldCount(ref)
-  if holds <= 0 { return false }
-  return cogStrongRetainCount(ownerAddress(ref)) == Int(holds)
+  guard let p = ref.address else { return false }
+  let count = cogStrongRetainCount(p)
+  if count == 1 { return true }
+  if count > Int(cog_get_live_graphs()) { return false }
+  return count == Int(ownerHoldCount(ref))
 }
 
 @inline(never) @usableFromInline
 func ownerHoldCount(_ ref: OwnerRef) -> Int32 { ref.object.contextHold(0) }
-
-@inline(never) @usableFromInline
-func ownerAddress(_ ref: OwnerRef) -> UnsafeMutableRawPointer {
-  Unmanaged.passUnretained(ref.object as AnyObject).toOpaque()
-}
 
 /// The Swift runtime's strong reference count of a native object (the function behind the
 /// standard library's `_getRetainCount`), taken by address so that the call itself holds no

@@ -48,6 +48,12 @@ extern void *cog_body_graph;
 /// The graph whose turn body is running, or NULL: a writer's check, likewise.
 extern void *cog_turn_graph;
 
+/// How many graphs are alive (main thread only): no descriptor has more context holds.
+extern intptr_t cog_live_graphs;
+
+static inline intptr_t cog_get_live_graphs(void) { return cog_live_graphs; }
+static inline void cog_add_live_graphs(intptr_t delta) { cog_live_graphs += delta; }
+
 static inline void *cog_get_body_graph(void) { return cog_body_graph; }
 static inline void cog_set_body_graph(void *graph) { cog_body_graph = graph; }
 static inline void *cog_get_turn_graph(void) { return cog_turn_graph; }

@@ -33,6 +33,20 @@ struct CogFamilyTests {
     reaction.cancel()
   }
 
+  @Test("an export of a family's row follows its writes, and keeps a .whileObserved row")
+  func exported() async {
+    let drafts = CogFamily(lifetime: .whileObserved) { (id: Int) in "draft \(id)" }
+    let cogs = Cogs()
+    let values = cogs.export(drafts[4])
+    var it = values.makeAsyncIterator()
+    #expect(await it.next() == "draft 4")
+    cogs.turn("edit") { w in w[drafts[4]] = "four" }
+    #expect(await it.next() == "four")
+    #expect(cogs.hasRow(drafts[4]))
+    values.cancel()
+    #expect(await it.next() == nil)
+  }
+
   @Test("an equal write changes nothing: readers do not rerun")
   func equalWritesDoNotPropagate() {
     let counts = CogFamily { (_: String) in 0 }

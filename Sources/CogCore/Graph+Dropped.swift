@@ -74,8 +74,9 @@ extension Graph {
     removeOwner(of: id)
   }
 
-  /// Part of `collectSlow` while sweeping: an orphaned row of the context's lifetime goes if
-  /// its descriptor is dropped now (the row that read it was just released).
+  /// Part of `collectSlow` while sweeping: an orphaned row, of any lifetime, goes if its
+  /// descriptor is dropped now (the row that read it was just released), and the hold with
+  /// the descriptor's last row.
   @inlinable
   package func releaseIfDropped(_ s: Slot) {
     let id = rows.descriptor[s]

@@ -44,10 +44,16 @@ extension Graph {
         {
           continue
         }
+        // While sweeping, a dropped descriptor's row goes whatever its lifetime (a `.cache`
+        // row is not cached), and the descriptor's hold with its last row.
+        if maps.sweeping {
+          releaseIfDropped(s)
+          if rows.flags[s].contains(.released) { continue }
+        }
         switch rows.lifetime[s] {
         case .whileObserved: release(s)
         case .cache: cacheRow(s)
-        case .context: if maps.sweeping { releaseIfDropped(s) }
+        case .context: break
         }
       }
       // Releases above appended the rows they orphaned after index i; drop what was handled.

@@ -10,7 +10,8 @@ import CogPrefixArrays
 /// every layout.
 @MainActor
 protocol DiffRuntime: AnyObject {
-  associatedtype Node
+  /// A descriptor (a class: the test keeps weak references to dropped ones).
+  associatedtype Node: AnyObject
   associatedtype Box
   associatedtype Reaction
   /// Shown with a failing seed.
@@ -28,6 +29,11 @@ protocol DiffRuntime: AnyObject {
   func turn(_ body: (DiffWriter<Self>) -> Void)
   func read(_ n: Node) -> Int
   func hasRow(_ n: Node) -> Bool
+  func hasRow(_ box: Box, _ key: Int) -> Bool
+  /// Live rows in the context (computeds, sources, box rows, reactions).
+  var liveRowCount: Int { get }
+  /// Releases the rows of dropped descriptors now (`Cogs.releaseDropped`).
+  func releaseDropped()
 }
 
 /// A body's reads, as closures over the runtime's context.
@@ -91,6 +97,9 @@ final class PublicRuntime: DiffRuntime {
   }
   func read(_ n: Cog<Int>) -> Int { cogs[n] }
   func hasRow(_ n: Cog<Int>) -> Bool { cogs.hasRow(n) }
+  func hasRow(_ box: CogBox<Int, Int>, _ key: Int) -> Bool { cogs.hasRow(box[key]) }
+  var liveRowCount: Int { cogs.liveRowCount }
+  func releaseDropped() { cogs.releaseDropped() }
 }
 
 /// The layout binding over the edge store `Edges` and the reference layout `Refs`.
@@ -137,6 +146,11 @@ final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime 
   }
   func read(_ n: LayoutCog<Int, Edges>) -> Int { cogs[n] }
   func hasRow(_ n: LayoutCog<Int, Edges>) -> Bool { cogs.hasRow(n) }
+  func hasRow(_ box: LayoutBox<Int, Int, Edges, Refs>, _ key: Int) -> Bool {
+    cogs.hasRow(box, key)
+  }
+  var liveRowCount: Int { cogs.liveRowCount }
+  func releaseDropped() { cogs.graph.sweepDropped() }
 }
 
 extension CogLifetime {

@@ -151,6 +151,32 @@ struct DroppedDescriptorTests {
     #expect(cogs.liveRowCount == 0)
   }
 
+  @Test(
+    "a sweep that orphans dropped .cache and .whileObserved rows releases them and their descriptors in the same pass"
+  )
+  func sweepReleasesManagedRowsItOrphans() {
+    // Found by the differential test: a dropped reader's release orphans a `.whileObserved`
+    // row, whose release orphans a dropped `.cache` row (it was cached, not released) and
+    // leaves the dropped `.whileObserved` descriptor held with no row.
+    final class Table { var cached: Cog<Int>?, observed: Cog<Int>?, reader: Cog<Int>? }
+    let source = Cog(1, label: "source")
+    let t = Table()
+    t.cached = Cog(label: "cached", lifetime: .cache(limit: 3, retention: .seconds(3600))) { c in
+      c[source] + 1
+    }
+    t.observed = Cog(label: "observed", lifetime: .whileObserved) { c in c[t.cached!] + 1 }
+    t.reader = Cog(label: "reader") { c in c[t.observed!] + 1 }
+    let cogs = Cogs()
+    #expect(cogs[t.reader!] == 4)
+    #expect(cogs.liveRowCount == 4)
+    t.cached = nil
+    t.observed = nil
+    t.reader = nil
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 1)
+    #expect(cogs.registeredOwnerCount == 1)  // source
+  }
+
   @Test("a 200,000-deep chain read in a context: context dropped first, then the chain")
   func contextFirst() {
     var head: Cog<Int>? = Self.chain(Self.chainDepth)

@@ -96,11 +96,43 @@ struct ExportTests {
     consumer.cancel()
     let seen = await consumer.value
     #expect(seen.last.map { $0 == 3 || $0 == 6 } ?? true)
-    // The termination hops to the main actor; give it its turn.
-    for _ in 0..<100 where cogs.hasRow(tripled) { await Task.yield() }
+    // The loop's last call to next() ended the subscription before it returned nil.
     #expect(!cogs.hasRow(tripled))
     #expect(values.isCancelled)
     values.cancel()
+  }
+
+  @Test(
+    "a consuming task cancelled while its loop body is busy ends the subscription at its next call to next()"
+  )
+  func taskCancelledWhileBusy() async {
+    let a = Cog(1)
+    let tripled = Cog(lifetime: .whileObserved) { c in c[a] * 3 }
+    let cogs = Cogs()
+    let values = cogs.export(tripled)
+    let consumer = BusyConsumer()
+    let task = Task { @MainActor in
+      for await v in values {
+        consumer.seen.append(v)
+        if consumer.seen.count == 1 { await withCheckedContinuation { consumer.busy = $0 } }
+      }
+      consumer.loopEnded = (values.isCancelled, cogs.hasRow(tripled))
+    }
+    for _ in 0..<100 where consumer.busy == nil { await Task.yield() }
+    #expect(consumer.seen == [3])
+    task.cancel()
+    cogs.turn("a") { w in w[a] = 2 }  // buffered for the busy consumer
+    await settle()
+    // Nothing of the export's runs in the consumer's task while its body is busy, and Swift
+    // has no cancellation hook outside such a scope: the subscription (and its lease) holds.
+    #expect(!values.isCancelled && cogs.hasRow(tripled))
+    consumer.busy!.resume()
+    await task.value
+    // Its next call to next() returned nil, without the buffered 6, and ended the
+    // subscription before returning: the loop ended with the lease already given back.
+    #expect(consumer.seen == [3])
+    #expect(consumer.loopEnded.map { $0 == (true, false) } == true)
+    #expect(values.isCancelled && !cogs.hasRow(tripled) && cogs.watcherCount == 0)
   }
 
   @Test("dropping the sequence (and its iterator) ends the subscription")
@@ -145,4 +177,13 @@ struct ExportTests {
     values.cancel()
     #expect(!cogs.hasRow(box[5]))
   }
+}
+
+/// A consumer whose loop body waits until the test lets it go.
+@MainActor
+private final class BusyConsumer {
+  var busy: CheckedContinuation<Void, Never>?
+  var seen: [Int] = []
+  /// `isCancelled` and whether the row lived, as the loop saw them when it ended.
+  var loopEnded: (Bool, Bool)?
 }

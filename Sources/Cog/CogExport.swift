@@ -13,7 +13,8 @@ extension Cogs {
   ///
   /// Each call is one subscriber with its own buffer, which keeps only the newest value: a
   /// slow consumer never holds up a turn and skips the values it was too slow for, but always
-  /// gets the latest. The export keeps the state's row alive (a lease, so a `.whileObserved`
+  /// gets the latest; a consumer waiting in `next()` when a turn ends gets that turn's value,
+  /// so one that keeps up sees every change (no coalescing, unlike `Observations`). The export keeps the state's row alive (a lease, so a `.whileObserved`
   /// cog lives while exported) until the subscription ends: `cancel()`, cancelling the task
   /// that iterates it, or dropping the sequence and its iterator. A cancelled task's
   /// subscription ends while the task waits in `next()`: at once if it was waiting, else at

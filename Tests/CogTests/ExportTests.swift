@@ -38,6 +38,32 @@ struct ExportTests {
     values.cancel()
   }
 
+  @Test(
+    "a consumer that keeps up gets every value, in order; turns that end while it is busy leave the newest"
+  )
+  func keepingUpGetsEveryValue() async {
+    let count = Cog(0)
+    let cogs = Cogs()
+    let values = cogs.export(count)
+    let consumer = BusyConsumer()
+    let task = Task { @MainActor in for await v in values { consumer.seen.append(v) } }
+    await settle()
+    // Each turn ends while the consumer waits in next(): no coalescing (as Observation's
+    // `Observations` would do), one value per turn.
+    for i in 1...3 {
+      cogs.turn("tick") { w in w[count] = i }
+      await settle()
+    }
+    #expect(consumer.seen == [0, 1, 2, 3])
+    // Three turns back to back: the first hands 4 to the waiting consumer; 5 and 6 end
+    // while it has not run yet, and the buffer keeps the newest.
+    for i in 4...6 { cogs.turn("tick") { w in w[count] = i } }
+    await settle()
+    #expect(consumer.seen == [0, 1, 2, 3, 4, 6])
+    values.cancel()
+    await task.value
+  }
+
   @Test("each subscriber has its own buffer")
   func subscribersAreIndependent() async {
     let count = Cog(0)

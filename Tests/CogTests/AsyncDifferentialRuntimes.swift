@@ -25,6 +25,8 @@ protocol AsyncDiffRuntime: AnyObject {
   func turn(_ writes: [(Node, Int)])
   func read(_ n: Node) -> Int
   func status(_ n: Node) -> AsyncDiffStatus
+  /// A UI read (`cogs.ui[x]`): registers Observation access on the state's boundary.
+  func uiRead(_ n: Node) -> Int
   func export(_ n: Node) -> AsyncDiffExport
 }
 
@@ -124,6 +126,7 @@ final class AsyncPublicRuntime: AsyncDiffRuntime {
   }
   func read(_ n: Cog<Int>) -> Int { cogs[n] }
   func status(_ n: Cog<Int>) -> AsyncDiffStatus { AsyncDiffStatus(cogs.status(of: n)) }
+  func uiRead(_ n: Cog<Int>) -> Int { cogs.ui[n] }
   func export(_ n: Cog<Int>) -> AsyncDiffExport {
     let e = cogs.export(n)
     return AsyncDiffExport(
@@ -182,6 +185,7 @@ final class AsyncLayoutRuntime<Edges: EdgeStore>: AsyncDiffRuntime {
   func status(_ n: LayoutCog<Int, Edges>) -> AsyncDiffStatus {
     AsyncDiffStatus(cogs.graph.readAsyncStatus(n, .tracked))
   }
+  func uiRead(_ n: LayoutCog<Int, Edges>) -> Int { cogs.uiRead(n) }
   func export(_ n: LayoutCog<Int, Edges>) -> AsyncDiffExport {
     let graph = cogs.graph
     let (stream, continuation) = AsyncStream.makeStream(

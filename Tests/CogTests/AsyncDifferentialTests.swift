@@ -28,7 +28,8 @@ import Testing
 ///
 /// A failure prints its seed; replay it with `COG_ASYNC_DIFF_SEED=<seed> swift test --filter
 /// AsyncDifferential`. `COG_ASYNC_DIFF_CASES` sets how many programs one run tries per runtime
-/// (default 300; the long mode is `COG_ASYNC_DIFF_CASES=100000`).
+/// (default 300 through the public API, 200 per layout; the long mode is
+/// `COG_ASYNC_DIFF_CASES=100000`).
 @MainActor
 @Suite("Async differential against the documented semantics")
 struct AsyncDifferentialTests {
@@ -37,17 +38,17 @@ struct AsyncDifferentialTests {
 
   @Test("random async programs follow the documented semantics on the shared linked pool")
   func sharedEdgePool() async {
-    await Self.run(AsyncLayoutRuntime<SharedEdgePool>.self, defaultCases: 300)
+    await Self.run(AsyncLayoutRuntime<SharedEdgePool>.self, defaultCases: 200)
   }
 
   @Test("random async programs follow the documented semantics on prefix arrays")
   func prefixArrays() async {
-    await Self.run(AsyncLayoutRuntime<PrefixArrays>.self, defaultCases: 300)
+    await Self.run(AsyncLayoutRuntime<PrefixArrays>.self, defaultCases: 200)
   }
 
   @Test("random async programs follow the documented semantics on inline dependencies")
   func inlineOverflow() async {
-    await Self.run(AsyncLayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 300)
+    await Self.run(AsyncLayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 200)
   }
 
   static func run<R: AsyncDiffRuntime>(_: R.Type, defaultCases: Int) async {
@@ -89,6 +90,7 @@ struct AsyncDiffTally: CustomStringConvertible {
       "a failure cleared while still pending": clearedPending,
       "a stream element": elements, "a slow consumer skipping values": skips,
       "a consumer cancelled while busy": busyCancels, "work cancelled by the context": dropped,
+      "a view told": viewsTold,
     ]
   }
   var restarts = 0
@@ -100,6 +102,7 @@ struct AsyncDiffTally: CustomStringConvertible {
   var skips = 0
   var busyCancels = 0
   var dropped = 0
+  var viewsTold = 0
   mutating func add(_ o: AsyncDiffTally) {
     restarts += o.restarts
     lateDrops += o.lateDrops
@@ -110,6 +113,7 @@ struct AsyncDiffTally: CustomStringConvertible {
     skips += o.skips
     busyCancels += o.busyCancels
     dropped += o.dropped
+    viewsTold += o.viewsTold
   }
   var description: String { counts.map { "\($0.key): \($0.value)" }.joined(separator: ", ") }
 }
@@ -122,6 +126,8 @@ struct AsyncGraphSpec {
     /// The plain value (source or sync computed) it reads.
     var input: Int
     var consumer: Consumer
+    /// Whether a view shows it (`cogs.ui[x]` under `withObservationTracking`).
+    var shown: Bool
   }
   var sources = 0
   /// Sync computeds: node `sources + i` sums the plain values `sync[i]` (smaller ids), mod 3.
@@ -139,7 +145,8 @@ struct AsyncGraphSpec {
     for _ in 0..<(1 + r.int(3)) {
       let policy = AsyncDiffPolicy.allCases[r.int(AsyncDiffPolicy.allCases.count)]
       let consumer: Consumer = [.none, .fast, .slow, .slow][r.int(4)]
-      asyncNodes.append(AsyncNode(policy: policy, input: r.int(plain), consumer: consumer))
+      asyncNodes.append(
+        AsyncNode(policy: policy, input: r.int(plain), consumer: consumer, shown: r.chance(50)))
     }
     steps = 10 + r.int(40)
   }
@@ -323,6 +330,9 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
   var started: [[Bool]]
   var feeds: [[Feed<Int>]]
   var reactionLog: [[Int]] = []
+  /// Views showing async cogs, and the reaction log's length each time one was told.
+  var views: [FakeView<Int>?]
+  var toldAt: [[Int]]
 
   init(seed: UInt64) {
     self.seed = seed
@@ -335,6 +345,8 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
     jobs = spec.asyncNodes.map { _ in [] }
     started = spec.asyncNodes.map { _ in [] }
     feeds = spec.asyncNodes.map { _ in [] }
+    views = spec.asyncNodes.map { _ in nil }
+    toldAt = spec.asyncNodes.map { _ in [] }
   }
 
   func fail(_ message: @autoclosure () -> String) {
@@ -413,12 +425,21 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       probes[i] = probe
       consumers[i] = ConsumerModel(fast: fast, received: [models[i].value], busy: !fast)
     }
+    for i in spec.asyncNodes.indices where spec.asyncNodes[i].shown {
+      let cog = asyncNodes[i]
+      // Weak: a view must not keep the context alive (the case drops it with work running).
+      let view = FakeView { [weak runtime] in runtime?.uiRead(cog) ?? -2 }
+      view.notices.onHit = { [unowned self] in self.toldAt[i].append(self.reactionLog.count) }
+      view.render()
+      views[i] = view
+    }
     await settle(until: { self.observedAsModelled(runsBefore: 0, before: []) })
     check(runtime, asyncNodes, downstream, step: -1, before: [], runsBefore: 0)
     var before = snapshot
     for step in 0..<spec.steps where problem == nil {
       let runs = reactionLog.count
       let values = models.map(\.value)
+      let notices = views.map { $0?.notices.count ?? 0 }
       let what = await act(runtime, nodes)
       // Each step is at most one turn: an async cog whose value changed offers it once.
       for i in models.indices where models[i].value != values[i] {
@@ -426,6 +447,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       }
       await settle(until: { self.observedAsModelled(runsBefore: runs, before: before) })
       check(runtime, asyncNodes, downstream, step: step, before: before, runsBefore: runs)
+      checkViews(notices: notices, values: values, runsBefore: runs)
       if problem != nil { problem = "step \(step) (\(what)): " + problem! }
       before = snapshot
     }
@@ -594,6 +616,31 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       return "a\(i) element to a superseded stream"
     }
     return "nothing"
+  }
+
+  /// A view is told once when its state's value changed in the step (one turn), never for an
+  /// equal value, and before the flush's reactions run (swift/0005, flush steps 4 and 6);
+  /// rendered again, it shows the new value.
+  func checkViews(notices: [Int], values: [Int], runsBefore: Int) {
+    for i in views.indices {
+      guard let view = views[i] else { continue }
+      let changed = models[i].value != values[i]
+      let told = view.notices.count - notices[i]
+      if told != (changed ? 1 : 0) {
+        fail(
+          "a\(i)'s view was told \(told)×, expected \(changed ? 1 : 0)× (\(values[i]) → \(models[i].value))"
+        )
+      } else if changed && toldAt[i].last != runsBefore {
+        fail("a\(i)'s view was told after the reaction ran")
+      }
+      if told > 0 {
+        tally.viewsTold += 1
+        view.render()
+        if view.shown.last != models[i].value {
+          fail("a\(i)'s view shows \(view.shown.last ?? -3), expected \(models[i].value)")
+        }
+      }
+    }
   }
 
   /// Lets the main actor run a step's whole chain (a work's task, its outcome's turn, the

@@ -28,27 +28,27 @@ import Testing
 ///
 /// A failure prints its seed; replay it with `COG_ASYNC_DIFF_SEED=<seed> swift test --filter
 /// AsyncDifferential`. `COG_ASYNC_DIFF_CASES` sets how many programs one run tries per runtime
-/// (default 300 through the public API, 200 per layout; the long mode is
+/// (default 1,000 through the public API, 700 per layout; the long mode is
 /// `COG_ASYNC_DIFF_CASES=100000`).
 @MainActor
 @Suite("Async differential against the documented semantics")
 struct AsyncDifferentialTests {
   @Test("random async programs follow the documented semantics, through the public API")
-  func publicAPI() async { await Self.run(AsyncPublicRuntime.self, defaultCases: 300) }
+  func publicAPI() async { await Self.run(AsyncPublicRuntime.self, defaultCases: 1_000) }
 
   @Test("random async programs follow the documented semantics on the shared linked pool")
   func sharedEdgePool() async {
-    await Self.run(AsyncLayoutRuntime<SharedEdgePool>.self, defaultCases: 200)
+    await Self.run(AsyncLayoutRuntime<SharedEdgePool>.self, defaultCases: 700)
   }
 
   @Test("random async programs follow the documented semantics on prefix arrays")
   func prefixArrays() async {
-    await Self.run(AsyncLayoutRuntime<PrefixArrays>.self, defaultCases: 200)
+    await Self.run(AsyncLayoutRuntime<PrefixArrays>.self, defaultCases: 700)
   }
 
   @Test("random async programs follow the documented semantics on inline dependencies")
   func inlineOverflow() async {
-    await Self.run(AsyncLayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 200)
+    await Self.run(AsyncLayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 700)
   }
 
   static func run<R: AsyncDiffRuntime>(_: R.Type, defaultCases: Int) async {
@@ -651,7 +651,11 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
   /// everything, so a runtime that is only slow or that does too much still fails.
   func settle(until done: () -> Bool) async {
     await CogTests.settle()
-    for _ in 0..<400 where !done() { await Task.yield() }
+    var yields = 0
+    while yields < 400 && !done() {
+      await Task.yield()
+      yields += 1
+    }
   }
 
   func observedAsModelled(runsBefore: Int, before: [Int]) -> Bool {

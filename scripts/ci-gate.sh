@@ -10,7 +10,10 @@
 #                     baselines are compared by scripts/compare.sh, not gated)
 #   COG_GATE_METRICS  metrics to gate (default: `cog-bench list --gate-metrics`: instructions,
 #                     allocations, allocated bytes, graph bytes, retains, releases)
-#   With either set, the check covers only the systems and metrics measured.
+#   With either set, the check covers only the systems and metrics measured. A pattern that
+#   matches nothing, or a selection with no count to check, is an error (exit 1).
+#   COG_BENCH_BIN     a cog-bench executable to use instead of building one (the runner's
+#                     tests use it to check the script's handling of its arguments)
 # Instructions are gated with a 0.1% tolerance (3% for four cases whose runtime cache lookups
 # move with the binary's layout: the thresholds file's toleranceOverrides), every other count
 # exactly: every region is
@@ -29,8 +32,12 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 scratch="${COG_BENCH_SCRATCH:-.build}"
 build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
-"${build[@]}" --manifest-cache none >&2
-bin="$("${build[@]}" --show-bin-path)/cog-bench"
+if [[ -n "${COG_BENCH_BIN:-}" ]]; then
+  bin="$COG_BENCH_BIN"
+else
+  "${build[@]}" --manifest-cache none >&2
+  bin="$("${build[@]}" --show-bin-path)/cog-bench"
+fi
 metrics="${COG_GATE_METRICS:-$("$bin" list --gate-metrics)}"
 systems="${COG_GATE_SYSTEMS:-cog*}"
 scope=(--systems "$systems" --metrics "$metrics")
@@ -74,7 +81,8 @@ for injection in allocation instructions; do
   if [[ "$injection" == instructions && ",$metrics," != *",instructions,"* ]]; then continue; fi
   injected="$(inject_run "$injection")"
   s=0
-  "$bin" check "$injected" --thresholds "$self/thresholds.json" >"$self/check-$injection.txt" || s=$?
+  "$bin" check "$injected" --thresholds "$self/thresholds.json" --systems injected \
+    --metrics "$metrics" >"$self/check-$injection.txt" || s=$?
   if (( s != 2 )); then
     cat "$self/check-$injection.txt"
     echo "ci-gate: self-test FAILED: an injected $injection regression gave exit $s, not 2" >&2

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The main job: build cog-bench in release, measure the quick suite on every system (every
 # metric: instructions under callgrind, allocations, retains/releases, time; the opt-in
-# cache counters on CellX × cog*), write a new result file under Results/runs/, render
-# impl/perf.md, impl/perf-history.md and impl/charts/, and print a table. See
-# swift/Benchmarks/Runner/README.md.
+# cache counters on CellX × cog*), write a new result file, add it to Results/runs/ and render
+# impl/perf.md, impl/perf-history.md and impl/charts/ when it has every counter the current
+# record has, and print a table. See swift/Benchmarks/Runner/README.md.
 #
 # On a fresh machine it brings what it measures with: valgrind (instruction counts) and
 # libjemalloc-dev (the allocation counter). As root with apt-get it installs them; otherwise
@@ -17,8 +17,8 @@
 #                  and every layout system `cog[<edges>+<references>]` (every edge layout with
 #                  inline references on every case; the interned and generic references with
 #                  the pool on the keyed cases), every metric, one result file under
-#                  Results/m6/, rendered into the record's "M6 comparison" section. Takes at
-#                  most COG_BENCH_DEADLINE seconds (default 900 for m6), the build included.
+#                  Results/m6/, rendered into the record's "M6 comparison" section. Measures
+#                  for at most COG_BENCH_DEADLINE seconds (default 900 for m6) after the build.
 #
 # Environment:
 #   COG_BENCH_SIZE        quick (default) or full
@@ -28,20 +28,27 @@
 #   COG_BENCH_SCRATCH     SwiftPM scratch path (default: .build)
 #   COG_BENCH_OUTPUT_DIR  where the result file goes (default: Results/runs; m6: Results/m6). The record is
 #                         rendered only from Results/runs (its M6 section from Results/m6): a
-#                         result elsewhere is not the record.
+#                         result elsewhere is not the record. For Results/runs the run is
+#                         written to .bench-tmp/runs/ first and `cog-bench render --add` copies
+#                         it in and renders the record, unless it lacks a counter the current
+#                         record has (then nothing in Results/ or impl/ changes: exit 3)
 #   COG_NO_JEMALLOC       set to build with the in-process malloc counter instead of jemalloc
 #   COG_NO_INSTALL        set to never install packages (only say what is missing)
-#   COG_BENCH_DEADLINE    seconds the whole script may take (default 540; m6: 900): the callgrind phase
-#                         counts the regions that fit in what is left after the native phases
-#                         and records the others as unavailable with their estimate
-# A run with COG_BENCH_SYSTEMS or COG_BENCH_CASES is partial: it is kept, and listed in
-# impl/perf-history.md, but never becomes the record (impl/perf.md).
-# Exit status: that of `cog-bench run` (0 ok, 1 failure or failed case checks); the record is
-# rendered either way.
+#   COG_BENCH_BIN         a cog-bench executable to use instead of building one (the runner's
+#                         tests run the script on a copy of the record with it)
+#   COG_BENCH_DEADLINE    seconds the measuring may take, the build not included (default 540;
+#                         m6: 900): the callgrind phase counts the regions that fit in what is
+#                         left after the native phases and records the others as unavailable
+#                         with their estimate (such a run is not added to the record: exit 3)
+# A run with COG_BENCH_SYSTEMS or COG_BENCH_CASES is partial: it stays in .bench-tmp/runs/ and
+# never becomes the record (impl/perf.md).
+# Exit status: 0 ok; 1 a failure, or failed case checks (the record is rendered all the same);
+# 3 the run lacks counters the current record has (instructions not counted: valgrind missing,
+# or regions past the deadline): its result file stays in .bench-tmp/runs/, Results/runs and
+# impl/ are unchanged, and the script prints the command that adds it on purpose.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-start=$SECONDS
 mode="${1:-main}"
 case "$mode" in
   main | m6) ;;
@@ -121,14 +128,25 @@ fi
 # 2. Release build. DWARF 4 keeps valgrind 3.19 able to read the debug info; the manifest is
 # re-evaluated (no cache) because it looks for the jemalloc and callgrind headers.
 build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
-echo "compare.sh: ${build[*]}" >&2
-"${build[@]}" --manifest-cache none >&2
-bin="$("${build[@]}" --show-bin-path)/cog-bench"
+if [[ -n "${COG_BENCH_BIN:-}" ]]; then
+  bin="$COG_BENCH_BIN"
+else
+  echo "compare.sh: ${build[*]}" >&2
+  "${build[@]}" --manifest-cache none >&2
+  bin="$("${build[@]}" --show-bin-path)/cog-bench"
+fi
 
-# 3. Measure every metric; a counter that cannot run is recorded as unavailable with why.
-left=$(( deadline - (SECONDS - start) - 20 ))
+# 3. Measure every metric; a counter that cannot run is recorded as unavailable with why. The
+# deadline counts from here: a cold release build (about 10 minutes on 2 cores) must not eat
+# the instruction phase's time.
+start=$SECONDS
+# The record's home gets the run only through `render --add` (step 4).
+run_dir="$output_dir"
+if [[ "$mode" == main && "$output_dir" == "Results/runs" ]]; then run_dir=".bench-tmp/runs"; fi
+echo "compare.sh: measuring for at most $deadline s (COG_BENCH_DEADLINE; the build is done)" >&2
+left=$(( deadline - 20 ))
 if (( left < 60 )); then left=60; fi
-args=(run --size "$size" --finish-within "$left" --output-dir "$output_dir")
+args=(run --size "$size" --finish-within "$left" --output-dir "$run_dir")
 if [[ "$mode" == main ]]; then
   # The record's "Growth with graph size": the opt-in cache counters (callgrind's cache
   # simulator, one more process per region) on CellX at three sizes, on Cog and its layouts:
@@ -139,7 +157,7 @@ fi
 [[ -n "${COG_BENCH_CASES:-}" ]] && args+=(--cases "$COG_BENCH_CASES")
 
 out="$(mktemp)"
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.render"' EXIT
 status=0
 COG_BENCH_BUILD_COMMAND="${build[*]}" SWIFT_DETERMINISTIC_HASHING=1 \
   "$bin" "${args[@]}" >"$out" || status=$?
@@ -150,12 +168,30 @@ if [[ -z "$result" ]]; then
   exit "$(( status == 0 ? 1 : status ))"
 fi
 
-# 4. Render the record from the result files (only from Results/runs and Results/m6: the
-# record's home), then print the table and, beside it, what could not be counted.
-if [[ "$output_dir" == "Results/runs" || "$output_dir" == "Results/m6" ]]; then
+# 4. Render the record (only from Results/runs and Results/m6: the record's home): a main run
+# is added to Results/runs by `render --add`, which refuses (exit 3, nothing changed) a run
+# that lacks counters the record has. Then the table and, beside it, what could not be counted.
+refused=""
+if [[ "$mode" == m6 && "$output_dir" == "Results/m6" ]]; then
   "$bin" render --m6-dir Results/m6 >&2
-  rendered="rendered impl/perf.md"
-  if [[ "$mode" == m6 ]]; then rendered+=" (its M6 comparison from $result)"; fi
+  rendered="rendered impl/perf.md (its M6 comparison from $result)"
+elif [[ "$run_dir" != "$output_dir" && -n "$systems${COG_BENCH_CASES:-}" ]]; then
+  rendered="not added to the record (a partial run: COG_BENCH_SYSTEMS or COG_BENCH_CASES)"
+elif [[ "$run_dir" != "$output_dir" ]]; then
+  render_status=0
+  "$bin" render --add "$result" --m6-dir Results/m6 >&2 2>"$out.render" || render_status=$?
+  if (( render_status == 3 )); then
+    refused="$(sed 's/^cog-bench: error: //' "$out.render")"
+    rendered="NOT added to the record"
+    if (( status == 0 )); then status=3; fi
+  elif (( render_status != 0 )); then
+    cat "$out.render" >&2
+    echo "compare.sh: cog-bench render failed (exit $render_status)" >&2
+    exit "$render_status"
+  else
+    cat "$out.render" >&2
+    rendered="added to Results/runs, rendered impl/perf.md"
+  fi
 else
   rendered="not rendered (the record is rendered from Results/runs only)"
 fi
@@ -165,5 +201,9 @@ if (( ${#summary[@]} )); then
   echo "compare.sh: counters missing or replaced on this machine:"
   for line in "${summary[@]}"; do echo "  - $line"; done
 fi
-echo "compare.sh: result $result; $rendered ($(( SECONDS - start )) s)" >&2
+echo "compare.sh: result $result; $rendered ($(( SECONDS - start )) s measuring and rendering)" >&2
+if [[ -n "$refused" ]]; then
+  echo >&2
+  echo "compare.sh: the record is unchanged (exit 3): $refused" >&2
+fi
 exit "$status"

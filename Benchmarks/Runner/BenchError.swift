@@ -6,6 +6,9 @@ enum ExitCode: Int32 {
   case failure = 1
   /// `check`: at least one gated count got worse than its threshold.
   case regression = 2
+  /// `render --add`: the run lacks counters the current record has, so it was kept out of
+  /// the record (nothing copied, nothing rendered); `--force` adds it on purpose.
+  case notRecorded = 3
   /// `check`: no regression, but at least one count improved: ratchet the thresholds.
   case improvementsOnly = 4
 }

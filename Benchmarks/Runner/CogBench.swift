@@ -15,15 +15,17 @@ struct CogBench {
 
     commands:
       list                 cases, systems and metrics
-      run                  measure cases × systems, write a result file under Results/runs/
+      run                  measure cases × systems, write a result file (.bench-tmp/runs/)
       profile <case>       one case under callgrind: the top functions by instruction share
       check <result>       compare a result file with committed thresholds
       thresholds update    write the thresholds file from a result file
       same-counts A B      check that two results counted exactly the same
       render               impl/perf.md, impl/perf-history.md and SVG charts from result files
+                           (--add FILE: a new run joins Results/runs/ and the record)
       calibrate            known workloads that must give exact counts (release builds)
 
     exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check),
+    3 a run kept out of the record: it lacks counters the record has (render --add),
     4 improvements only (check)
     """
 
@@ -64,6 +66,10 @@ struct CogBench {
     }
     exit(code.rawValue)
   }
+
+  /// This executable as it was invoked (quoted), for the commands it suggests: they work
+  /// when pasted in the same directory, also when cog-bench is not on PATH.
+  static var invocation: String { shellQuoted(CommandLine.arguments.first ?? "cog-bench") }
 
   /// Refuses builds whose numbers would mislead: internal consistency checks on, or a debug
   /// build (ARC traffic differs from release) unless explicitly allowed.

@@ -6,23 +6,34 @@ enum CheckCommand {
     usage: cog-bench check <result.json> [--thresholds PATH] [--systems GLOBS]
                            [--metrics GLOBS] [--enforce-targets] [--allow-debug]
 
-    Compares every deterministic count of the result (instructions, allocations, bytes,
-    retains, releases) with the committed thresholds (default Results/thresholds/<size>.json)
-    and fails both ways: a count above its threshold is a regression, one below it is an
-    improvement that must be committed (ratcheted) with `cog-bench thresholds update`.
+    Compares the result's gated counts with the committed thresholds (default
+    Results/thresholds/<size>.json) and fails both ways: a count above its threshold is a
+    regression, one below it is an improvement that must be committed (ratcheted) with
+    `cog-bench thresholds update`.
       --systems, --metrics  compare only these systems and metrics (globs), on both sides:
-                   the thresholds of other systems and metrics are not required
+                   the thresholds of other systems and metrics are not required. Default:
+                   what the gate gates, systems 'cog*' and the metrics of `cog-bench list
+                   --gate-metrics`. Every pattern must match a system or a count the result
+                   measured, and something must be checked: an empty selection is an error.
       --enforce-targets  a steady-state target its case declares (no allocations, no
                    retains/releases in steady iterations) that Cog misses, on any of its
                    layouts (cog, cog[<edges>+<keys>]), is a regression too; the baselines'
                    misses are reported, not gated
       --allow-debug  accept a result from a debug build (plumbing tests only)
-    Errors (exit 1): a missing or corrupt thresholds file, a result from another size,
-    toolchain or allocation counter, a debug build, a case whose checks failed, a threshold
-    for a count the result lacks, a count without threshold.
+    A partial result (a run of some cases, systems or metrics) is checked on what it
+    measured only; the thresholds outside it are counted and not required.
+    Errors (exit 1): a selection that matches nothing, a missing or corrupt thresholds file,
+    a result from another size, toolchain or allocation counter, a debug build, a case whose
+    checks failed, a threshold for a count the result lacks, a count without threshold.
+    A failing check prints a roll-up first (regions regressed or improved, the worst change
+    per metric), then one line per count (and the roll-up again after more than 20), then
+    the verdict with the commands to run, which work when pasted.
     Exit: 0 equal within tolerance, 1 error, 2 regression or missed target (whatever else
     improved), 4 improvements only.
     """
+
+  /// What the gate gates when `--systems` is not given: Cog and its layouts.
+  static let gatedSystems = "cog*"
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
@@ -37,17 +48,34 @@ enum CheckCommand {
     }
     let resultPath = a.positionals[0]
     let result = try ResultFile.read(resultPath)
+    var scope = try CheckScope.parse(
+      systems: a["systems"], metrics: a["metrics"], in: result, path: resultPath)
+    if a["systems"] == nil { scope.systems = Selector(gatedSystems) }
+    if a["metrics"] == nil { scope.metrics = Metric.gated }
+    let systemsText = a["systems"] ?? gatedSystems
+    // The default as the result measured it, so that the update command accepts it.
+    let metricsText =
+      a["metrics"]
+      ?? Metric.gated.filter { result.settings.metrics.contains($0) }.map { $0.rawValue }
+      .joined(separator: ",")
     let path = a["thresholds"] ?? ThresholdFile.defaultPath(for: result.size)
+    // The update command as it works when pasted: the same scope, --merge for a partial
+    // result, and the flags the result needs to be accepted at all.
+    var update = [
+      CogBench.invocation, "thresholds", "update", shellQuoted(resultPath), "--thresholds",
+      shellQuoted(path), "--systems", shellQuoted(systemsText), "--metrics",
+      shellQuoted(metricsText),
+    ]
+    if result.environment.git.dirty { update.append("--allow-dirty") }
+    if a.has("allow-debug") { update.append("--allow-debug") }
     // A missing file may be created from the result; a corrupt one must be repaired or
     // restored, not overwritten from whatever result is at hand.
     if !FileManager.default.fileExists(atPath: path) {
       throw BenchError(
         "thresholds file \(path) does not exist; to create it from this result: "
-          + "cog-bench thresholds update \(resultPath) --thresholds \(path)")
+          + update.joined(separator: " "))
     }
     let thresholds = try ThresholdFile.read(path)
-    let scope = CheckScope(
-      systems: a["systems"].map(Selector.init), metrics: try a["metrics"].map(Selection.metrics))
     var report = compare(
       result, thresholds, scope: scope, allowDebug: a.has("allow-debug"))
     if a.has("enforce-targets") {
@@ -55,16 +83,37 @@ enum CheckCommand {
       where SystemCatalog.runsCog(r.system) && scope.includes(system: r.system) {
         for miss in r.steadyStateMisses ?? [] {
           report.regressions += 1
+          report.changes.append(.init(id: r.id, metric: "steady-state target", miss: miss))
           report.lines.append("REGRESSION \(r.id): steady-state \(miss)")
         }
       }
     }
+    if report.checked == 0 && report.inputErrors + report.coverageErrors == 0 {
+      throw BenchError(
+        "checked 0 counts: systems '\(systemsText)' and metrics '\(metricsText)' select no "
+          + "count of \(resultPath) that has a threshold in \(path); nothing was gated")
+    }
+    // The roll-up before the detail, and again after a long one, where a log's tail shows it.
+    let rollUp = report.rollUp()
+    for line in rollUp { print(line) }
     for line in report.lines { print(line) }
+    if report.lines.count > 20 { for line in rollUp { print(line) } }
     print(
       "checked \(report.checked) counts: \(report.regressions) regression(s), "
         + "\(report.improvements) improvement(s), "
         + "\(report.inputErrors + report.coverageErrors) error(s)")
-    let update = "cog-bench thresholds update \(resultPath) --thresholds \(path)"
+    if report.outside > 0 {
+      update.append("--merge")
+      print(
+        "a partial result (\(result.partialReason() ?? "not every region")): checked on its "
+          + "own regions only; \(report.outside) threshold(s) outside it were not checked")
+    }
+    if result.environment.git.dirty {
+      print(
+        "\(resultPath) was measured on a working tree whose measured code differs from its "
+          + "commit: thresholds should come from a committed tree (commit, measure again)")
+    }
+    let command = update.joined(separator: " ")
     if report.inputErrors > 0 {
       print("the result cannot be compared with these thresholds: fix the errors above")
       return .failure
@@ -72,18 +121,25 @@ enum CheckCommand {
     if report.coverageErrors > 0 {
       print(
         "the result and the thresholds cover different counts (a case, system or metric was "
-          + "added or removed); after review, record the new coverage: \(update)")
+          + "added or removed); after review, record the new coverage with: \(command)")
       return .failure
     }
     if report.regressions > 0 {
+      // The profile of the worst region, as a command that runs.
+      let worst = report.changes.filter { $0.isRegression }.max { $0.rank < $1.rank }
+      let parts = (worst?.id ?? "").split(separator: "@", maxSplits: 1).map(String.init)
+      if parts.count == 2 {
+        print(
+          "find its cause, starting with the worst region: \(CogBench.invocation) profile "
+            + "\(shellQuoted(parts[0])) --system \(shellQuoted(parts[1]))")
+      }
       print(
-        "a regression is fixed, not ratcheted: find its cause (cog-bench profile <case> "
-          + "--system <system>); if it is intended, record it after review with: \(update) "
-          + "--accept-regressions")
+        "a regression is fixed, not ratcheted; if it is intended, record it after review "
+          + "with: \(command) --accept-regressions")
       return .regression
     }
     if report.improvements > 0 {
-      print("improvements must be ratcheted into the committed thresholds: \(update)")
+      print("improvements must be ratcheted into the committed thresholds: \(command)")
       return .improvementsOnly
     }
     return .ok
@@ -98,6 +154,67 @@ enum CheckCommand {
     var inputErrors = 0
     /// Counts without thresholds, or thresholds without counts.
     var coverageErrors = 0
+    /// Thresholds of regions or metrics a partial result did not select: not checked.
+    var outside = 0
+    /// Every regression and improvement, for the roll-up.
+    var changes: [Change] = []
+
+    struct Change {
+      var id: String
+      var metric: String
+      var value = 0
+      var limit = 0
+      /// A missed steady-state target (a regression without a threshold).
+      var miss: String?
+
+      var isRegression: Bool { miss != nil || value > limit }
+      /// The relative change; a change from a zero threshold ranks above every relative one.
+      var rank: Double {
+        limit == 0 ? .infinity : Double(abs(value - limit)) / Double(limit)
+      }
+      var text: String {
+        if let miss { return "\(id): \(miss)" }
+        let delta = value - limit
+        let change =
+          limit == 0
+          ? "\(delta > 0 ? "+" : "")\(delta)"
+          : "\(delta > 0 ? "+" : "")\(fixed(Double(delta) * 100 / Double(limit), 2))%"
+        return "\(change) (\(id): \(value) \(delta > 0 ? ">" : "<") \(limit))"
+      }
+    }
+
+    /// The regions that regressed (or improved) and the worst change per metric, so a
+    /// failing gate can be read before its hundreds of detail lines.
+    func rollUp() -> [String] {
+      var out: [String] = []
+      for regression in [true, false] {
+        let picked = changes.filter { $0.isRegression == regression }
+        if picked.isEmpty { continue }
+        var regions: [String] = []
+        for c in picked where !regions.contains(c.id) { regions.append(c.id) }
+        let verb = regression ? "regressed" : "improved"
+        out.append(
+          "\(regions.count) region\(regions.count == 1 ? "" : "s") \(verb): "
+            + regions.prefix(10).joined(separator: ", ")
+            + (regions.count > 10 ? ", and \(regions.count - 10) more" : ""))
+        var worst: [String: Change] = [:]
+        var order: [String] = []
+        for c in picked {
+          guard let w = worst[c.metric] else {
+            worst[c.metric] = c
+            order.append(c.metric)
+            continue
+          }
+          if (c.rank, abs(c.value - c.limit)) > (w.rank, abs(w.value - w.limit)) {
+            worst[c.metric] = c
+          }
+        }
+        out.append(
+          "  \(regression ? "worst" : "largest") change per metric: "
+            + order.map { "\($0) \(worst[$0]!.text)" }.joined(separator: "; "))
+      }
+      return out
+    }
   }
 
   static func compare(
@@ -141,6 +258,12 @@ enum CheckCommand {
         "\(r.id): case checks failed: \(r.checks.failures.prefix(3).joined(separator: "; "))")
     }
     let byID = Dictionary(result.results.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    // What the run selected: a threshold of an existing case or system it did not select, or
+    // of a metric it did not measure, is outside a partial result (not a missing count).
+    let selectedCases = result.settings.cases.map { Set($0) }
+    let selectedSystems = Set(result.settings.systems)
+    let selectedMetrics = Set(result.settings.metrics)
+    let knownCases = Set(CaseCatalog.all.map { $0.id })
     for key in thresholds.values.keys.sorted() {
       let limit = thresholds.values[key]!
       guard let (id, metricName) = ThresholdFile.split(key), let m = Metric(rawValue: metricName)
@@ -149,6 +272,15 @@ enum CheckCommand {
         continue
       }
       guard scope.includes(id: id, metric: m) else { continue }
+      let parts = id.split(separator: "@", maxSplits: 1).map(String.init)
+      let (caseID, system) = (parts[0], parts.count > 1 ? parts[1] : "")
+      if (knownCases.contains(caseID) && selectedCases.map({ !$0.contains(caseID) }) == true)
+        || (SystemCatalog.entry(system) != nil && !selectedSystems.contains(system))
+        || !selectedMetrics.contains(m)
+      {
+        report.outside += 1
+        continue
+      }
       guard let r = byID[id] else {
         coverageError("\(key): the result has no \(id)")
         continue
@@ -170,10 +302,12 @@ enum CheckCommand {
       case .within: break
       case .regression:
         report.regressions += 1
+        report.changes.append(.init(id: id, metric: m.rawValue, value: value, limit: limit))
         report.lines.append(
           "REGRESSION \(key): \(value) > threshold \(limit)\(percent(value, limit))")
       case .improvement:
         report.improvements += 1
+        report.changes.append(.init(id: id, metric: m.rawValue, value: value, limit: limit))
         report.lines.append(
           "IMPROVEMENT \(key): \(value) < threshold \(limit)\(percent(value, limit))")
       }
@@ -200,6 +334,43 @@ enum CheckCommand {
 struct CheckScope {
   var systems: Selector?
   var metrics: [Metric]?
+
+  /// `--systems` and `--metrics` over the result at `path` (nil: all), each pattern required
+  /// to match a system of the result or a count it measured: a pattern that matches nothing
+  /// is a typo or the wrong result, never an empty check.
+  @MainActor
+  static func parse(systems: String?, metrics: String?, in result: ResultFile, path: String)
+    throws -> CheckScope
+  {
+    var scope = CheckScope()
+    if let systems {
+      let selector = try Selector.parse(systems, option: "systems")
+      var measured: [String] = []
+      for r in result.results where !measured.contains(r.system) { measured.append(r.system) }
+      let unmatched = selector.unmatched(in: measured)
+      if !unmatched.isEmpty {
+        throw BenchError(
+          "--systems: \(unmatched.joined(separator: ", ")) matches no system of \(path) "
+            + "(it has \(measured.joined(separator: ", ")))")
+      }
+      scope.systems = selector
+    }
+    if let metrics {
+      let selector = try Selector.parse(metrics, option: "metrics")
+      _ = try Selection.metrics(metrics)  // unknown names: the error that lists the metrics
+      let counts = Metric.allCases.filter { m in
+        m.isDeterministic && result.settings.metrics.contains(m)
+      }.map { $0.rawValue }
+      let unmatched = selector.unmatched(in: counts)
+      if !unmatched.isEmpty {
+        throw BenchError(
+          "--metrics: \(unmatched.joined(separator: ", ")) matches no count \(path) measured "
+            + "(its counts: \(counts.joined(separator: ", ")); times are never compared)")
+      }
+      scope.metrics = Metric.allCases.filter { $0.isDeterministic && selector.matches($0.rawValue) }
+    }
+    return scope
+  }
 
   func includes(system: String) -> Bool { systems?.matches(system) ?? true }
 

@@ -50,7 +50,7 @@ enum Selection {
   static func cases(_ text: String?) throws -> [CaseInfo] {
     let all = CaseCatalog.all
     guard let text else { return all }
-    let selector = Selector(text)
+    let selector = try Selector.parse(text, option: "cases")
     let unmatched = selector.unmatched(in: all.map { $0.id })
     if !unmatched.isEmpty {
       throw BenchError(
@@ -64,7 +64,7 @@ enum Selection {
   static func systems(_ text: String?) throws -> [SystemEntry] {
     let all = SystemCatalog.all
     guard let text else { return all }
-    var selector = Selector(text)
+    var selector = try Selector.parse(text, option: "systems")
     let hidden = SystemCatalog.testOnly.filter { selector.patterns.contains($0.id) }
     selector = Selector(patterns: selector.patterns.filter { p in !hidden.contains { $0.id == p } })
     let unmatched = selector.unmatched(
@@ -92,7 +92,7 @@ enum Selection {
   /// metric but the opt-in cache counters, which a name or glob must select).
   static func metrics(_ text: String?) throws -> [Metric] {
     guard let text else { return Metric.standard }
-    let selector = Selector(text)
+    let selector = try Selector.parse(text, option: "metrics")
     let unmatched = selector.unmatched(in: Metric.allCases.map { $0.rawValue })
     if !unmatched.isEmpty {
       throw BenchError(

@@ -1,12 +1,16 @@
 import CogBenchCases
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @MainActor
 enum RenderCommand {
   static let help = """
     usage: cog-bench render [RESULT.json ...] [--results-dir DIR] [--out PATH]
                             [--history PATH] [--charts DIR] [--notes PATH]
-                            [--profiles DIR] [--m6-dir DIR]
+                            [--profiles DIR] [--m6-dir DIR] [--add RESULT.json [--force]]
 
     Renders the performance record from result files only (never typed numbers):
       --out       impl/perf.md: environment, a table per family (case × system) with ratios
@@ -21,19 +25,30 @@ enum RenderCommand {
       --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
                   result file there is the record's "M6 comparison" section (the layout
                   variants side by side; a partial run by design, never the main record)
+      --add       a new complete run (scripts/compare.sh writes one to .bench-tmp/runs/):
+                  copied into --results-dir, then rendered as the record. Refused (exit 3,
+                  nothing copied or written) when it lacks a counter the current record
+                  has (instructions not counted: no valgrind, or past a deadline; a counter
+                  that became unavailable); --force adds it anyway, on purpose. A partial
+                  run is never added (exit 1).
     Without RESULT arguments it reads every *.json in --results-dir (default Results/runs).
     The newest COMPLETE run per size is current: every case, every system and every metric
     (what scripts/compare.sh measures; an unavailable counter is a gap, not a partial run).
     Partial runs (an ad-hoc `run --cases …`) never become the record: they are listed in the
-    history, marked partial. Charts in --charts that this render did not write are removed.
-    Exit: 0 ok, 1 error (an unreadable result file, or no complete run: nothing is written).
+    history, marked partial. The record, the history and the charts directory are written
+    aside and swapped in together: when one cannot be written, none changes (charts this
+    render did not write are gone with the old directory).
+    Exit: 0 ok, 1 error (an unreadable result file, an output that cannot be written, or no
+    complete run: nothing is written), 3 --add refused: the run lacks counters the record has.
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
       arguments,
-      valueOptions: ["results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir"],
-      flagOptions: [])
+      valueOptions: [
+        "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
+      ],
+      flagOptions: ["force"])
     if a.has("help") {
       print(help)
       return .ok
@@ -43,23 +58,95 @@ enum RenderCommand {
     let chartsDir = a["charts"] ?? "impl/charts"
     let notesPath = a["notes"] ?? "impl/perf-notes.md"
     let profilesDir = a["profiles"] ?? "Results/profiles"
+    let resultsDir = a["results-dir"] ?? "Results/runs"
     let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
+    if a.has("force") && a["add"] == nil { throw BenchError("--force goes with --add") }
+    if a["add"] != nil && !a.positionals.isEmpty {
+      throw BenchError("--add renders --results-dir; it takes no RESULT arguments")
+    }
     var paths = a.positionals
     if paths.isEmpty {
-      let dir = a["results-dir"] ?? "Results/runs"
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: resultsDir)) ?? []
       paths = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map {
-        "\(dir)/\($0)"
+        "\(resultsDir)/\($0)"
       }
     }
-    if paths.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
-    let files = try paths.map { ($0, try ResultFile.read($0)) }
-    // The newest complete file per size is current; ties broken by path.
+    var files = try paths.map { ($0, try ResultFile.read($0)) }
+    var added: String?
+    if let addPath = a["add"] {
+      let (path, file) = try add(
+        addPath, to: resultsDir, records: files, force: a.has("force"))
+      added = path
+      files.append((path, file))
+    }
+    do {
+      try render(
+        files, out: out, historyPath: historyPath, chartsDir: chartsDir, notesPath: notesPath,
+        profilesDir: profilesDir, m6: m6)
+    } catch {
+      // The added run is not left behind in the record's home without its record.
+      if let added { unlink(added) }
+      throw error
+    }
+    if let added { print("added \(added) to the record") }
+    return .ok
+  }
+
+  /// The newest complete file per size, ties broken by path.
+  static func currentRecords(_ files: [(String, ResultFile)]) -> [CaseSize: (String, ResultFile)] {
     var current: [CaseSize: (String, ResultFile)] = [:]
     for (p, f) in files where f.partialReason() == nil {
       if let c = current[f.size], (c.1.date, c.0) >= (f.date, p) { continue }
       current[f.size] = (p, f)
     }
+    return current
+  }
+
+  /// Copies the run at `path` into `dir` when it may become the record: complete, and with
+  /// every counter the current record of its size has (unless `force`). Returns its new path.
+  static func add(
+    _ path: String, to dir: String, records: [(String, ResultFile)], force: Bool
+  ) throws -> (String, ResultFile) {
+    let file = try ResultFile.read(path)
+    if let partial = file.partialReason() {
+      throw BenchError(
+        "\(path) is a partial run (\(partial)); partial runs never become the record; "
+          + "nothing added")
+    }
+    let name = (path as NSString).lastPathComponent
+    guard name.hasSuffix(".json") else { throw BenchError("\(path) is not a .json file") }
+    if FileManager.default.fileExists(atPath: "\(dir)/\(name)") {
+      throw BenchError(
+        "\(dir)/\(name) exists: the run is in the record's home already (render without "
+          + "--add renders it); nothing added")
+    }
+    if let (recordPath, record) = currentRecords(records)[file.size], !force {
+      let missing = file.missingCounters(comparedWith: record)
+      if !missing.isEmpty {
+        let what = missing.map {
+          "\($0.metric) in \($0.regions) of \($0.of) regions (\($0.reason))"
+        }
+        throw BenchError(
+          "\(path) was not added to the record: it lacks counters that the record "
+            + "(\(recordPath)) has: \(what.joined(separator: "; ")); the record is unchanged. "
+            + "Measure where they can be counted (scripts/compare.sh installs valgrind as root; "
+            + "COG_BENCH_DEADLINE gives the instruction phase more time), or make this run the "
+            + "record on purpose: \(CogBench.invocation) render --add \(shellQuoted(path)) --force",
+          exitCode: .notRecorded)
+      }
+    }
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let copied = try FileOutput.writeNew(
+      data, directory: dir, base: String(name.dropLast(".json".count)), ext: "json")
+    return (copied, file)
+  }
+
+  static func render(
+    _ files: [(String, ResultFile)], out: String, historyPath: String, chartsDir: String,
+    notesPath: String, profilesDir: String, m6: (String, ResultFile)?
+  ) throws {
+    if files.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
+    let current = currentRecords(files)
     if current.isEmpty {
       throw BenchError(
         "none of the \(files.count) result file(s) is a complete suite run (every case, "
@@ -74,26 +161,22 @@ enum RenderCommand {
 
     var charts: [(String, Data)] = []
     let chartsRelative = relativePath(from: out, to: chartsDir)
+    // The previous record of each size: the newest older complete run, for the trend.
+    let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
-      current: ordered, profiles: profiles, m6: m6, notes: notes, notesPath: notesPath,
-      chartsRelative: chartsRelative, charts: &charts)
+      current: ordered, profiles: profiles, m6: m6, previous: previous, notes: notes,
+      notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
-    for (name, data) in charts { try FileOutput.replace(data, at: "\(chartsDir)/\(name)") }
-    try FileOutput.replace(Data(md.utf8), at: out)
-    try FileOutput.replace(Data(historyMD.utf8), at: historyPath)
-    // Charts of an earlier record (another family, metric or size) would outlive it.
+    // Charts of an earlier record (another family, metric or size) go with the old directory.
     let written = Set(charts.map { $0.0 })
-    var removed = 0
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: chartsDir)) ?? []
-    where name.hasSuffix(".svg") && !written.contains(name) {
-      if (try? FileManager.default.removeItem(atPath: "\(chartsDir)/\(name)")) != nil {
-        removed += 1
-      }
-    }
+    let stale = ((try? FileManager.default.contentsOfDirectory(atPath: chartsDir)) ?? [])
+      .filter { $0.hasSuffix(".svg") && !written.contains($0) }
+    try FileOutput.replaceTogether(
+      files: [(out, Data(md.utf8)), (historyPath, Data(historyMD.utf8))],
+      directory: (chartsDir, charts))
     print(
       "wrote \(out), \(historyPath) and \(charts.count) chart(s) in \(chartsDir)"
-        + (removed > 0 ? "; removed \(removed) stale chart(s)" : ""))
-    return .ok
+        + (stale.isEmpty ? "" : "; removed \(stale.count) stale chart(s)"))
   }
 
   static func loadProfiles(_ dir: String) -> [String: ProfileFile] {

@@ -13,7 +13,10 @@ enum RunCommand {
                          [--cache-last-level BYTES] [--output-dir DIR] [--allow-debug]
 
     Measures every selected case on every selected system and writes a new result file
-    DIR/<date>-<size>-<commit>.json (default DIR: Results/runs; never overwrites).
+    DIR/<date>-<size>-<commit>.json (never overwrites). Default DIR: .bench-tmp/runs, a
+    scratch folder git ignores: a run joins the record (Results/runs) only through
+    `cog-bench render --add` (scripts/compare.sh does that), so an ad-hoc run never shows in
+    the record or its history.
       --metrics    default: every metric but the opt-in cache counters (see cog-bench
                    list); '*' selects them too. When instructions are selected the runner
                    re-runs itself under valgrind --tool=callgrind for them; the cache
@@ -107,7 +110,7 @@ enum RunCommand {
       if let problem = CacheRun.validLastLevelSize(bytes) { throw BenchError(problem) }
       CacheRun.lastLevel.size = bytes
     }
-    let outputDir = a["output-dir"] ?? "Results/runs"
+    let outputDir = a["output-dir"] ?? ".bench-tmp/runs"
     if cases.isEmpty { throw BenchError("no cases selected") }
     if systems.isEmpty {
       throw BenchError(

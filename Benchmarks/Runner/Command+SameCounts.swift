@@ -13,7 +13,10 @@ enum SameCountsCommand {
     --metrics) is in the other result with exactly the same value, and that both come from
     the same executable (their digests). Prints each difference. No tolerance: counts are
     exact for one binary, whatever else a run measured.
-    Exit: 0 every count equal, 1 a difference, a missing count, or another executable.
+    Every pattern must match a system or a count of the reference, and some count must be
+    compared: an empty selection is an error.
+    Exit: 0 every count equal, 1 a difference, a missing count, another executable, or a
+    selection that matches nothing.
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
@@ -29,8 +32,8 @@ enum SameCountsCommand {
     let (referencePath, otherPath) = (a.positionals[0], a.positionals[1])
     let reference = try ResultFile.read(referencePath)
     let other = try ResultFile.read(otherPath)
-    let scope = CheckScope(
-      systems: a["systems"].map(Selector.init), metrics: try a["metrics"].map(Selection.metrics))
+    let scope = try CheckScope.parse(
+      systems: a["systems"], metrics: a["metrics"], in: reference, path: referencePath)
     var problems: [String] = []
     let digests = (
       reference.environment.build.executableDigest, other.environment.build.executableDigest

@@ -45,8 +45,8 @@ enum ThresholdsCommand {
     try refuseUnfit(
       result, resultPath, allowDirty: a.has("allow-dirty"), allowDebug: a.has("allow-debug"))
     let path = a["thresholds"] ?? ThresholdFile.defaultPath(for: result.size)
-    let scope = CheckScope(
-      systems: a["systems"].map(Selector.init), metrics: try a["metrics"].map(Selection.metrics))
+    let scope = try CheckScope.parse(
+      systems: a["systems"], metrics: a["metrics"], in: result, path: resultPath)
     var previous: ThresholdFile?
     if FileManager.default.fileExists(atPath: path) { previous = try ThresholdFile.read(path) }
     if let previous, previous.size != result.size {

@@ -53,7 +53,7 @@ enum FileOutput {
   }
 
   /// A Foundation file error as its POSIX reason when it has one.
-  private static func reason(_ error: Error) -> String {
+  static func reason(_ error: Error) -> String {
     let ns = error as NSError
     if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
@@ -77,6 +77,80 @@ enum FileOutput {
       unlink(temp)
       throw BenchError("cannot replace \(path): \(message)")
     }
+  }
+
+  /// Replaces the files `files` and the directory `directory` (its whole content: the
+  /// files named in it) together, or changes nothing: every output is first written beside
+  /// its target (a failure there removes what was staged and leaves every target as it
+  /// was), then each is renamed into place; a failing rename puts back what was already
+  /// replaced. So a reader never sees charts of one render beside the markdown of another.
+  static func replaceTogether(
+    files: [(path: String, data: Data)], directory: (path: String, files: [(String, Data)])
+  ) throws {
+    let fm = FileManager.default
+    func aside(_ path: String, _ kind: String) -> String {
+      let dir = (path as NSString).deletingLastPathComponent
+      let name = (path as NSString).lastPathComponent
+      return (dir.isEmpty ? "" : dir + "/") + ".\(name).\(kind).\(getpid())"
+    }
+    func isDirectory(_ path: String) -> Bool? {
+      var d: ObjCBool = false
+      return fm.fileExists(atPath: path, isDirectory: &d) ? d.boolValue : nil
+    }
+    var staged: [(staged: String, target: String, isDirectory: Bool)] = []
+    func removeStaged() { for s in staged { try? fm.removeItem(atPath: s.staged) } }
+    do {
+      for (path, data) in files {
+        if isDirectory(path) == true { throw BenchError("cannot write \(path): it is a directory") }
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        staged.append((aside(path, "staged"), path, false))
+        try writeTemp(data, staged.last!.staged)
+      }
+      if isDirectory(directory.path) == false {
+        throw BenchError("cannot write \(directory.path): it is a file")
+      }
+      let parent = (directory.path as NSString).deletingLastPathComponent
+      if !parent.isEmpty {
+        try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+      }
+      let dir = aside(directory.path, "staged")
+      try? fm.removeItem(atPath: dir)
+      try fm.createDirectory(atPath: dir, withIntermediateDirectories: false)
+      staged.append((dir, directory.path, true))
+      for (name, data) in directory.files { try writeTemp(data, "\(dir)/\(name)") }
+    } catch {
+      removeStaged()
+      if let e = error as? BenchError { throw BenchError(e.message + "; nothing written") }
+      throw BenchError("\(reason(error)); nothing written")
+    }
+    // A file is renamed over its target (atomic) after a hard link keeps the old one for a
+    // roll-back; a directory cannot be renamed over a full one, so the old one moves aside.
+    var done: [(target: String, old: String?)] = []
+    func fail(_ target: String) -> BenchError {
+      let message = String(cString: strerror(errno))
+      for (t, old) in done.reversed() {
+        if isDirectory(t) == true || old == nil { try? fm.removeItem(atPath: t) }
+        if let old { rename(old, t) }
+      }
+      removeStaged()
+      return BenchError("cannot replace \(target): \(message); nothing changed")
+    }
+    for s in staged {
+      var old: String?
+      if fm.fileExists(atPath: s.target) {
+        old = aside(s.target, "old")
+        try? fm.removeItem(atPath: old!)
+        let kept = s.isDirectory ? rename(s.target, old!) : link(s.target, old!)
+        if kept != 0 { throw fail(s.target) }
+      }
+      if rename(s.staged, s.target) != 0 {
+        if s.isDirectory, let old { rename(old, s.target) } else if let old { unlink(old) }
+        throw fail(s.target)
+      }
+      done.append((s.target, old))
+    }
+    for (_, old) in done { if let old { try? fm.removeItem(atPath: old) } }
   }
 
   private static func writeTemp(_ data: Data, _ temp: String) throws {

@@ -14,6 +14,16 @@ struct Selector {
 
   init(patterns: [String]) { self.patterns = patterns }
 
+  /// `text` as a selection of at least one pattern: `--systems ','` selects nothing, which
+  /// is a mistake, not an empty run or check.
+  static func parse(_ text: String, option: String) throws -> Selector {
+    let s = Selector(text)
+    if s.patterns.isEmpty {
+      throw BenchError("--\(option) '\(text)' names nothing (comma-separated names or globs)")
+    }
+    return s
+  }
+
   func matches(_ name: String) -> Bool {
     patterns.contains { $0 == name || fnmatch($0, name, 0) == 0 }
   }

@@ -94,3 +94,11 @@ enum Shell {
 func note(_ text: String) {
   FileHandle.standardError.write((text + "\n").data(using: .utf8)!)
 }
+
+/// `text` as one shell word: unchanged when it has no character the shell treats specially,
+/// else in single quotes. Commands the runner suggests are pasted into a shell.
+func shellQuoted(_ text: String) -> String {
+  let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@%")
+  if !text.isEmpty && text.allSatisfy({ plain.contains($0) }) { return text }
+  return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -169,6 +169,9 @@ public final class CogSystem: ReactiveSystem {
   public func collect() {
     built.collect()
     handles.releaseAll()
+    // The descriptors behind the handles are dropped now: their rows go too, as the JS
+    // garbage collector frees its nodes (untimed, like it).
+    cogs.releaseDropped()
   }
 }
 

@@ -159,6 +159,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   package func collect() {
     built.collect()
     handles.releaseAll()
+    // The descriptors behind the handles are dropped now: their rows go too, as the JS
+    // garbage collector frees its nodes (untimed, like it).
+    cogs.graph.sweepDropped()
   }
 }
 

@@ -10,6 +10,8 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @usableFromInline let behavior: RowBehavior?
 
   @inlinable package var label: String { state.label }
+  /// `RowOwner`: the contexts holding this descriptor.
+  @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
   }

@@ -12,19 +12,19 @@ import CogCore
   }
 
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .tracked) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { $0.read(cog, .tracked) }
   }
   @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
-    withGuaranteed(graph) { box.read(key, in: $0, .tracked) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { box.read(key, in: $0, .tracked) }
   }
   @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .peek) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { $0.read(cog, .peek) }
   }
   @inlinable package func peek<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> T {
-    withGuaranteed(graph) { box.read(key, in: $0, .peek) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { box.read(key, in: $0, .peek) }
   }
   @inlinable package var curr: Value? {
-    withGuaranteed(graph) { g in
+    withGuaranteed(Graph<Edges>.inBody(graph)) { g in
       g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
     }
   }
@@ -42,21 +42,21 @@ import CogCore
   }
 
   @inlinable package subscript<T>(cog: LayoutCog<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .tracked) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { $0.read(cog, .tracked) }
   }
   @inlinable package subscript<K, T, R>(box: LayoutBox<K, T, Edges, R>, key: K) -> T {
-    withGuaranteed(graph) { box.read(key, in: $0, .tracked) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { box.read(key, in: $0, .tracked) }
   }
   @inlinable package func peek<T>(_ cog: LayoutCog<T, Edges>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .peek) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { $0.read(cog, .peek) }
   }
   @inlinable package func peek<K, T, R>(_ box: LayoutBox<K, T, Edges, R>, _ key: K) -> T {
-    withGuaranteed(graph) { box.read(key, in: $0, .peek) }
+    withGuaranteed(Graph<Edges>.inBody(graph)) { box.read(key, in: $0, .peek) }
   }
   @inlinable package func turn(
     _ name: StaticString, _ body: @escaping (LayoutWriter<Edges>) -> Void
   ) {
-    let g = graph.takeUnretainedValue()
+    let g = Graph<Edges>.inBody(graph).takeUnretainedValue()
     g.schedule(name, by: g.ref(slot)) { g, id in body(LayoutWriter(graph: g, turn: id)) }
   }
 }
@@ -74,14 +74,20 @@ import CogCore
 
   @inlinable package subscript<V>(cog: LayoutCog<V, Edges>) -> V {
     get {
-      withGuaranteed(graph) { g in
+      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) {
+        CogError.escapedWriter(turn: "#\(turn)").stop()
+      }
+      return withGuaranteed(graph) { g in
         if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      withGuaranteed(graph) { g in
+      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) {
+        CogError.escapedWriter(turn: "#\(turn)").stop()
+      }
+      return withGuaranteed(graph) { g in
         if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(

@@ -34,6 +34,11 @@ package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Senda
 
   deinit { state.cache.free() }
 
+  /// `RowOwner`: the contexts holding this box (in its cache entry).
+  @usableFromInline package func contextHold(_ delta: Int32) -> Int32 {
+    state.cache.pointee.holds &+= delta
+    return state.cache.pointee.holds
+  }
   @usableFromInline package var label: String { state.givenLabel }
   @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy

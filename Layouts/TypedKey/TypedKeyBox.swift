@@ -30,6 +30,11 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
 
   deinit { state.cache.free() }
 
+  /// `RowOwner`: the contexts holding this box (in its cache entry).
+  @usableFromInline package func contextHold(_ delta: Int32) -> Int32 {
+    state.cache.pointee.holds &+= delta
+    return state.cache.pointee.holds
+  }
   @usableFromInline package var label: String {
     state.givenLabel.isEmpty
       ? "CogBox<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel

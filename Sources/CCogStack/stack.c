@@ -7,6 +7,13 @@
 
 _Thread_local uintptr_t cog_stack_limit = 0;
 
+void *cog_body_graph = 0;
+void *cog_turn_graph = 0;
+
+static _Thread_local cog_teardown_state teardown_state;
+
+cog_teardown_state *cog_teardown(void) { return &teardown_state; }
+
 uintptr_t cog_stack_limit_slow(void) {
   uintptr_t low = 0;
 #if defined(__APPLE__)

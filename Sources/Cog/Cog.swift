@@ -43,6 +43,11 @@ public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
   /// loads from the class's metadata.
   @usableFromInline final let closure: ClosureBody<Value>?
   @usableFromInline final let equals: CustomEquality<Value>?
+  /// Last, so that its `deinit` runs after `closure` is released (iterative teardown).
+  @usableFromInline final let teardown = TeardownHook()
+
+  /// `RowOwner`: the contexts holding this cog (in its cache's padding).
+  @inlinable package final func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
 
   /// The descriptor's process-wide id (for the workbench and tests).
   package final var id: Int32 { state.id }
@@ -75,6 +80,9 @@ public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
     self.state = state
     super.init(run: run)
   }
+
+  // A body may hold other cogs: their teardown is iterative (`Teardown`).
+  deinit { Teardown.begin(holding: closure) }
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
@@ -152,6 +160,10 @@ public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
 package final class BodyCog<Value, Body: CogBody>: Cog<Value>, @unchecked Sendable
 where Body.Value == Value {
   @usableFromInline let body: Body
+  /// Last: ends the teardown after `body` is released (see `Cog.teardown`).
+  @usableFromInline let bodyTeardown = TeardownHook()
+
+  deinit { Teardown.begin(holding: body) }
 
   @inlinable
   package init(label: String = "", lifetime: CogLifetime = .context, body: Body)

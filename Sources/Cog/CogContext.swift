@@ -19,33 +19,33 @@ public struct CogContext<Value> {
 
   /// Reads `cog` and depends on it: this cog reruns when `cog`'s value changes.
   @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .tracked) }
   }
 
   /// Reads the keyed state `ref` and depends on it.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
 
   /// Reads `cog` without depending on it (withLatestFrom).
   @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .peek) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .peek) }
   }
 
   /// Reads `ref` without depending on it.
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .peek) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .peek) }
   }
 
   /// Whether the async cog `cog` has work in flight, and its last failure (`.idle` for a cog
   /// that is not async); depends on `cog` and on its status.
   @inlinable public func status<T>(of cog: Cog<T>) -> CogAsyncStatus {
-    withGuaranteed(graph) { $0.readAsyncStatus(cog, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.readAsyncStatus(cog, .tracked) }
   }
 
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
-    withGuaranteed(graph) { g in
+    withGuaranteed(CogGraph.inBody(graph)) { g in
       g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
     }
   }

@@ -15,27 +15,27 @@ public struct CogReactionContext {
   }
 
   @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .tracked) }
   }
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
   @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
-    withGuaranteed(graph) { $0.read(cog, .peek) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .peek) }
   }
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
-    withGuaranteed(graph) { $0.read(ref.name, .peek) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .peek) }
   }
 
   /// Whether the async cog `cog` has work in flight, and its last failure (`.idle` for a cog
   /// that is not async); depends on `cog` and on its status.
   @inlinable public func status<T>(of cog: Cog<T>) -> CogAsyncStatus {
-    withGuaranteed(graph) { $0.readAsyncStatus(cog, .tracked) }
+    withGuaranteed(CogGraph.inBody(graph)) { $0.readAsyncStatus(cog, .tracked) }
   }
 
   /// Schedules a turn that runs after the current flush (FIFO with other scheduled turns).
   @inlinable public func turn(_ name: StaticString, _ body: @escaping (CogWriter) -> Void) {
-    let g = graph.takeUnretainedValue()
+    let g = CogGraph.inBody(graph).takeUnretainedValue()
     g.schedule(name, by: g.ref(slot)) { g, id in body(CogWriter(graph: g, turn: id)) }
   }
 }

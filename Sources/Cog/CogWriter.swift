@@ -22,14 +22,16 @@ public struct CogWriter {
   /// turn's writes are published when the turn ends), as `cogs[cog]` reads it.
   @inlinable public subscript<V>(cog: Cog<V>) -> V {
     get {
-      withGuaranteed(graph) { g in
+      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogError.escapedWriter(turn: "#\(turn)").stop() }
+      return withGuaranteed(graph) { g in
         if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      withGuaranteed(graph) { g in
+      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogError.escapedWriter(turn: "#\(turn)").stop() }
+      return withGuaranteed(graph) { g in
         if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(
@@ -42,6 +44,7 @@ public struct CogWriter {
   /// writer's turn has ended or `cog` is automatic.
   @inlinable
   public func set<V>(_ cog: Cog<V>, to value: V) throws(CogError) {
+    if !CogGraph.isTurnGraph(graph) { throw .escapedWriter(turn: "#\(turn)") }
     let failure: CogError? = withGuaranteed(graph) { g in
       if !g.isActiveTurn(turn) { return .escapedWriter(turn: "#\(turn)") }
       if !cog.isManual { return .notWritable(state: cog.label) }

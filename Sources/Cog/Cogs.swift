@@ -180,6 +180,15 @@ public final class Cogs {
 }
 
 extension Cogs {
+  /// Releases now the rows of every cog and box the app has dropped (no reference to it is
+  /// left outside the contexts), and of those they alone kept. A flush does the same on its
+  /// own once the descriptors used in this context since the last sweep reach a quarter of
+  /// all it holds (swift/SEMANTICS.md, "When a row dies"); call this after dropping many
+  /// descriptors at once. A row that something still observes (a subscriber, an export, a
+  /// lease) stays until it is unobserved. Outside turns and bodies only; elsewhere it does
+  /// nothing (the next flush sweeps).
+  public func releaseDropped() { graph.sweepDropped() }
+
   /// Releases the row of keyed state `ref` now if nothing observes it (no subscriber, no
   /// lease), whatever its lifetime: for apps that know a key is gone. Returns whether a row
   /// was released. The same reference can create a fresh row later.

@@ -10,6 +10,9 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
   case cycle(states: [String])
   /// A writer was used after the turn that created it ended.
   case escapedWriter(turn: String)
+  /// A body's or reaction's context was used outside its body: after the body returned, or
+  /// after its `Cogs` was released.
+  case escapedContext
   /// A write targeted a state that is not a manual cog.
   case notWritable(state: String)
   /// Reactions kept scheduling turns, more turns in a row than `Cogs.scheduledTurnLimit`
@@ -32,6 +35,9 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
     case .escapedWriter(let turn):
       return "Cog: a writer of turn '\(turn)' was used after that turn ended; "
         + "write inside the turn's body, or start a new turn"
+    case .escapedContext:
+      return "Cog: a body's context was used outside its body (after the body returned, or "
+        + "after its Cogs was released); read through the context only while the body runs"
     case .notWritable(let state):
       return "Cog: '\(state)' is computed by the graph and cannot be written; "
         + "write the manual cogs it reads instead"

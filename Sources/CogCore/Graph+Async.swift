@@ -133,7 +133,7 @@ extension Graph {
     guard let row = turns.asyncRows.removeValue(forKey: s.raw) else { return }
     row.cancelAll()
     let st = row.statusSlot
-    maps.owners[DescriptorKey(rows.descriptor[st])] = nil
+    removeOwner(of: rows.descriptor[st])
     release(st)
   }
 }

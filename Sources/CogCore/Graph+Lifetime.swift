@@ -47,7 +47,7 @@ extension Graph {
         switch rows.lifetime[s] {
         case .whileObserved: release(s)
         case .cache: cacheRow(s)
-        case .context: continue
+        case .context: if maps.sweeping { releaseIfDropped(s) }
         }
       }
       // Releases above appended the rows they orphaned after index i; drop what was handled.

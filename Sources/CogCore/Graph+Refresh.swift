@@ -155,7 +155,11 @@ extension Graph {
       rows.flags[n].insert(.computing)
       track.outermost = n
       track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
+      // Contexts check it (`Graph.inBody`); saved, as a body may read another context.
+      let outerGraph = cog_get_body_graph()
+      cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
       changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
+      cog_set_body_graph(outerGraph)
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
       run = edges.idleRun  // outside bodies the run is idle (see `Graph.read`)

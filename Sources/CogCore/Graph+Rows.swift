@@ -38,12 +38,25 @@ extension Graph {
       + Int(index)
   }
 
-  /// Registers `owner` as the per-context record of descriptor `id` (cold).
+  /// Registers `owner` as the per-context record of descriptor `id` (cold), holding it.
   @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
-    maps.owners[DescriptorKey(id)] = owner
+    let made = OwnerRef(holding: owner)
+    if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) {
+      old.release()
+    } else {
+      maps.ownersAddedSinceSweep &+= 1
+    }
   }
 
-  @inlinable package func owner(of id: Int32) -> RowOwner? { maps.owners[DescriptorKey(id)] }
+  /// Forgets the per-context record of descriptor `id` (its rows here are gone), releasing
+  /// this context's hold on it.
+  @inlinable package func removeOwner(of id: Int32) {
+    maps.owners.removeValue(forKey: DescriptorKey(id))?.release()
+  }
+
+  @inlinable package func owner(of id: Int32) -> RowOwner? {
+    maps.owners[DescriptorKey(id)]?.object
+  }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
   @inlinable package func setKeyIndex(_ index: KeyedRowIndex, for id: Int32) {

@@ -1,3 +1,5 @@
+import CCogStack
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +23,24 @@ extension Graph {
     drainScheduled()
   }
 
+  /// A body or reaction context's graph `u`, checked before anything of it is read: its
+  /// bodies must be running (`cog_body_graph`), so a context used after its body, or after
+  /// its `Cogs` went, stops with `CogError.escapedContext` instead of reading freed memory.
+  @inlinable @inline(__always)
+  package nonisolated static func inBody(_ u: Unmanaged<Graph>) -> Unmanaged<Graph> {
+    if _slowPath(cog_get_body_graph() != UnsafeMutableRawPointer(u.toOpaque())) {
+      CogError.escapedContext.stop()
+    }
+    return u
+  }
+
+  /// Whether `u` is the graph whose turn body is running (`cog_turn_graph`): a writer's first
+  /// check, made before anything of the graph is read (then `isActiveTurn`).
+  @inlinable @inline(__always)
+  package nonisolated static func isTurnGraph(_ u: Unmanaged<Graph>) -> Bool {
+    cog_get_turn_graph() == UnsafeMutableRawPointer(u.toOpaque())
+  }
+
   /// Whether `turn` is the turn whose body is running (a writer's check).
   @inlinable @inline(__always)
   package func isActiveTurn(_ turn: UInt32) -> Bool { turnsPointer.pointee.activeTurn == turn }
@@ -32,7 +52,10 @@ extension Graph {
     let id = turns.lastTurn
     turns.activeTurn = id
     turns.activeTurnName = name
+    let outerTurnGraph = cog_get_turn_graph()
+    cog_set_turn_graph(Unmanaged.passUnretained(self).toOpaque())
     body(self, id)
+    cog_set_turn_graph(outerTurnGraph)
     turns.activeTurn = 0
     if let by = scheduledBy,
       turns.drainIndex >= turns.scheduledTurnLimit - TurnState<Edges>.loopWindow
@@ -55,6 +78,7 @@ extension Graph {
     turns.isFlushing = false
     collect()
     expireCache()
+    sweepIfDue()
     checkInvariants()
     if _slowPath(isFailing) { reportCycle() }
   }

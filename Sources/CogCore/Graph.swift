@@ -1,3 +1,5 @@
+import CCogStack
+
 /// The state table of one context: every row's columns, the edge store, the reused stacks and
 /// queues of propagation, the per-context descriptor maps, and the turn machinery. One engine
 /// for every binding: `Sources/Cog` binds it to the default layouts; the workbench binds any
@@ -101,10 +103,16 @@ package final class Graph<Edges: EdgeStore> {
 
   isolated deinit {
     handle.give()
+    let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    if cog_get_body_graph() == me { cog_set_body_graph(nil) }
+    if cog_get_turn_graph() == me { cog_set_turn_graph(nil) }
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()
     endAllReactions()
+    // The context's holds on its descriptors go (other contexts' sweeps count on it).
+    for ref in mapsPointer.pointee.owners.values { ref.release() }
+    mapsPointer.pointee.owners.removeAll()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -378,10 +386,16 @@ package struct DescriptorKey: Hashable {
 package struct ContextMaps {
   /// The one row of each keyless descriptor in this context.
   @usableFromInline package var keylessSlots: [DescriptorKey: Int32] = [:]
-  /// The per-context record of each descriptor (label, cache policy). The graph keeps its
-  /// owners alive. (Reactions have none: the graph holds their `ReactionRow` through the
-  /// behavior column.)
-  @usableFromInline package var owners: [DescriptorKey: RowOwner] = [:]
+  /// The per-context record of each descriptor (label, cache policy): one strong reference
+  /// each, counted in the descriptor's context holds (`OwnerRef`; a descriptor whose only
+  /// references are these is dropped: `Graph+Dropped.swift`). (Reactions have none: the graph
+  /// holds their `ReactionRow` through the behavior column.)
+  @usableFromInline package var owners: [DescriptorKey: OwnerRef] = [:]
+  /// Owners registered since the last sweep for dropped descriptors (see `sweepIfDue`).
+  @usableFromInline package var ownersAddedSinceSweep = 0
+  /// True while a sweep runs: the collector then releases orphaned rows of dropped
+  /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
+  @usableFromInline package var sweeping = false
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [DescriptorKey: KeyedRowIndex] = [:]
   @usableFromInline package var columns: [AnyValueColumn?] = []

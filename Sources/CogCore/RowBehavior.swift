@@ -82,15 +82,73 @@ package enum RowLifetime: UInt8, Sendable {
   case cache = 2
 }
 
-/// A descriptor as the graph sees it: a name for error messages and a cache policy. The
-/// graph keeps its owners alive, so rows never outlive the descriptor that runs them.
+/// A descriptor as the graph sees it: a name for error messages and a cache policy. Each
+/// context holds the owners of its rows (`OwnerRef`), so rows never outlive the descriptor
+/// that runs them; a descriptor whose only references are those holds is dropped, and its
+/// rows go at the next sweep (`Graph+Dropped.swift`).
 @usableFromInline
 package protocol RowOwner: AnyObject, Sendable {
   /// The descriptor's label, for error messages and the debug history.
   var label: String { get }
   /// For `.cache` rows: how many unobserved rows to keep, and for how long.
   var cachePolicy: (limit: Int, retention: Duration)? { get }
+  /// Adds `delta` to the number of contexts holding this owner and returns the new count;
+  /// `-1` for a record the graph made itself (an async status row's), which is never
+  /// dropped. Main-actor graph code only.
+  func contextHold(_ delta: Int32) -> Int32
 }
+
+extension RowOwner {
+  @inlinable package func contextHold(_ delta: Int32) -> Int32 { -1 }
+}
+
+/// A context's strong reference to a descriptor's record (`ContextMaps.owners`), taken and
+/// given back by hand rather than by a stored strong reference, so that a sweep can read the
+/// descriptor's reference count with no temporary reference of its own (`ownerIsDropped`).
+@frozen @usableFromInline
+package struct OwnerRef {
+  // Lifetime: retained once in `init(holding:)` and released once in `release()`, called
+  // when the map entry goes (`Graph.removeOwner`, `setOwner`'s replacement, the graph's
+  // deinit); copies of the struct are borrowed views of that one reference.
+  @usableFromInline package unowned(unsafe) let object: RowOwner
+
+  @inlinable package init(holding owner: RowOwner) {
+    object = owner
+    _ = Unmanaged.passUnretained(owner as AnyObject).retain()
+    _ = owner.contextHold(1)
+  }
+
+  /// Gives the hold back; the descriptor may be freed now.
+  @inlinable package func release() {
+    _ = object.contextHold(-1)
+    Unmanaged.passUnretained(object as AnyObject).release()
+  }
+}
+
+/// Whether the app has dropped the descriptor `ref` holds: its strong references are exactly
+/// the contexts' holds. Reads the count through a raw pointer, with every temporary of the
+/// hold count's call gone, so the answer does not depend on optimization. A descriptor
+/// reachable only through weak references counts as dropped.
+@inline(never) @usableFromInline
+package func ownerIsDropped(_ ref: OwnerRef) -> Bool {
+  let holds = ownerHoldCount(ref)
+  if holds <= 0 { return false }
+  return cogStrongRetainCount(ownerAddress(ref)) == Int(holds)
+}
+
+@inline(never) @usableFromInline
+func ownerHoldCount(_ ref: OwnerRef) -> Int32 { ref.object.contextHold(0) }
+
+@inline(never) @usableFromInline
+func ownerAddress(_ ref: OwnerRef) -> UnsafeMutableRawPointer {
+  Unmanaged.passUnretained(ref.object as AnyObject).toOpaque()
+}
+
+/// The Swift runtime's strong reference count of a native object (the function behind the
+/// standard library's `_getRetainCount`), taken by address so that the call itself holds no
+/// reference. Safety: `object` is a live native Swift object (a context holds it).
+@_silgen_name("swift_retainCount")
+func cogStrongRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 /// The per-context key storage of a keyed descriptor (a reference layout's; the core keeps no
 /// keys): told when one of its rows is released, and asked for a row's key to name it in an
@@ -128,9 +186,18 @@ package struct KeylessCache: ~Copyable, Sendable {
   /// The serial of the context the entry belongs to; 0: none.
   @usableFromInline package let context: Atomic<Int>
   @usableFromInline package let slot: Atomic<Int32>
+  /// How many contexts hold the descriptor (`RowOwner.contextHold`); in the padding after
+  /// `slot`, so the descriptor is no larger for it.
+  @usableFromInline package let holds: Atomic<Int32>
   @inlinable package init() {
     context = Atomic(0)
     slot = Atomic(-1)
+    holds = Atomic(0)
+  }
+
+  /// `RowOwner.contextHold` for a descriptor that keeps this cache.
+  @inlinable package func hold(_ delta: Int32) -> Int32 {
+    holds.wrappingAdd(delta, ordering: .relaxed).newValue
   }
 
   /// The entry's context serial (0: none).
@@ -157,10 +224,13 @@ package struct DescriptorCache {
   @usableFromInline package var context: Int
   @usableFromInline package var slot: Int32
   @usableFromInline package var index: Unmanaged<AnyObject>?
+  /// How many contexts hold the box (`RowOwner.contextHold`).
+  @usableFromInline package var holds: Int32
   @inlinable package init() {
     context = 0
     slot = -1
     index = nil
+    holds = 0
   }
 
   /// A cache from the process-wide pool (`DescriptorCachePool`).

@@ -119,12 +119,15 @@ struct MeasurementIntegrityTests {
         "--merge",
       ], in: dir)
     #expect(update.status == 0, "\(update.stderr)")
+    // `check` gates cog* by default; the test-only system is named (as ci-gate.sh does).
     let same = try CogBench.run(
-      ["check", clean, "--thresholds", "t.json", "--allow-debug"], in: dir)
+      ["check", clean, "--thresholds", "t.json", "--allow-debug", "--systems", "injected"],
+      in: dir)
     #expect(same.status == 0, "\(same.stdout)")
     let injected = try run(injection, "injected")
     let check = try CogBench.run(
-      ["check", injected, "--thresholds", "t.json", "--allow-debug"], in: dir)
+      ["check", injected, "--thresholds", "t.json", "--allow-debug", "--systems", "injected"],
+      in: dir)
     #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
     let regressions = check.stdout.split(separator: "\n").filter { $0.hasPrefix("REGRESSION") }
     if injection == "allocation" {

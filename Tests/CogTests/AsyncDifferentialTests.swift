@@ -330,6 +330,8 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
   var started: [[Bool]]
   var feeds: [[Feed<Int>]]
   var reactionLog: [[Int]] = []
+  /// What each step did, for a failure's message.
+  var history: [String] = []
   /// Views showing async cogs, and the reaction log's length each time one was told.
   var views: [FakeView<Int>?]
   var toldAt: [[Int]]
@@ -448,7 +450,12 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       await settle(until: { self.observedAsModelled(runsBefore: runs, before: before) })
       check(runtime, asyncNodes, downstream, step: step, before: before, runsBefore: runs)
       checkViews(notices: notices, values: values, runsBefore: runs)
-      if problem != nil { problem = "step \(step) (\(what)): " + problem! }
+      history.append("\(what)")
+      if problem != nil {
+        problem =
+          "step \(step) (\(what)): " + problem!
+          + "; the steps before: \(history.suffix(6).dropLast())"
+      }
       before = snapshot
     }
     return models.indices.flatMap { i in

@@ -57,7 +57,7 @@ struct AutomaticCogTests {
     #expect(gone != nil)
   }
 
-  @Test("an automatic cog is freed once the last context that has its row ends")
+  @Test("an automatic cog nothing names is freed once the last context that has its row ends")
   func freedWithTheLastContext() {
     let source = Cog(1)
     weak var gone: Cog<Int>?
@@ -71,11 +71,28 @@ struct AutomaticCogTests {
     #expect(gone != nil)
     first = nil
     #expect(gone != nil)
-    second!.turn("write") { w in w[source] = 5 }
-    #expect(second!.liveRowCount == 2)
     second = nil
     #expect(gone == nil)
     _ = (first, second)
+  }
+
+  @Test("a dropped automatic cog is freed at the next sweep while its contexts live on")
+  func freedWhileContextsLive() {
+    let source = Cog(1)
+    weak var gone: Cog<Int>?
+    let first = Cogs()
+    let second = Cogs()
+    do {
+      let cog = Cog(label: "plus") { c in c[source] + 1 }
+      gone = cog
+      #expect(first[cog] == 2 && second[cog] == 2)
+    }
+    #expect(gone != nil)  // the contexts hold it until they sweep
+    first.releaseDropped()
+    #expect(gone != nil && first.liveRowCount == 1)
+    second.turn("write") { w in w[source] = 5 }  // a flush sweeps when due
+    #expect(second.liveRowCount == 1)
+    #expect(gone == nil)
   }
 
   @Test("an automatic cog with its own equality: nil changes on every recompute")

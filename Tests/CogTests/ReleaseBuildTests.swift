@@ -18,6 +18,10 @@ struct ReleaseBuildTests {
     .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"),
     arguments: [
       ("escaped-writer", "a writer of turn '#1' was used after that turn ended"),
+      ("escaped-writer-gone", "a writer of turn '#1' was used after that turn ended"),
+      ("escaped-context", "a body's context was used outside its body"),
+      ("escaped-context-gone", "a body's context was used outside its body"),
+      ("escaped-reaction-context-gone", "a body's context was used outside its body"),
       ("write-automatic", "'twice' is computed by the graph and cannot be written"),
       ("turn-in-turn", "turn 'inner' was started inside turn 'outer'"),
       ("turn-in-body", "turn 'inside' was started while 'bad' was running"),
@@ -42,6 +46,20 @@ struct ReleaseBuildTests {
     let run = try ReleaseProbe.shared.run("deep-chain-100000")
     #expect(run.status == 0, "stderr: \(run.stderr)")
     #expect(run.stdout.contains("tip 100000"))
+  }
+}
+
+extension ReleaseBuildTests {
+  @Test(
+    "a 10⁶-deep chain of automatic cogs is dropped without a crash, four ways and on a small stack",
+    .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"),
+    arguments: ["nocontext", "sweep", "contextfirst", "chainfirst", "thread"])
+  func droppedDeepChain(way: String) throws {
+    let run = try ReleaseProbe.shared.run("drop-chain-\(way)-1000000")
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    #expect(run.stdout.contains("dropped"), "stdout: \(run.stdout)")
+    if way != "nocontext" && way != "thread" { #expect(run.stdout.contains("tip 1000001")) }
+    if way == "sweep" { #expect(run.stdout.contains("rows 0")) }
   }
 }
 

@@ -2,6 +2,7 @@
 // (or pushes it to a limit) the way an app could, so the test can check what a shipped app
 // prints. `preconditionFailure` drops its message at -O; the runtime's must not.
 import Cog
+import Foundation
 
 @MainActor
 final class Late<T> {
@@ -10,6 +11,60 @@ final class Late<T> {
 
 struct Opaque: Equatable {
   var x: Int
+}
+
+/// A chain of `depth` automatic cogs over a manual root; returns its head.
+nonisolated func chain(_ depth: Int) -> Cog<Int> {
+  var p = Cog(1, label: "root")
+  for _ in 0..<depth {
+    let q = p
+    p = Cog { c in c[q] &+ 1 }
+  }
+  return p
+}
+
+@MainActor
+func dropChain(way: String, depth: Int) {
+  switch way {
+  case "nocontext":
+    var head: Cog<Int>? = chain(depth)
+    precondition(head != nil)
+    head = nil
+  case "sweep":
+    let cogs = Cogs()
+    var head: Cog<Int>? = chain(depth)
+    print("tip \(cogs[head!])")
+    head = nil
+    cogs.releaseDropped()
+    print("rows \(cogs.liveRowCount)")
+  case "contextfirst":
+    var head: Cog<Int>? = chain(depth)
+    do {
+      let cogs = Cogs()
+      print("tip \(cogs[head!])")
+    }
+    head = nil
+  case "chainfirst":
+    var cogs: Cogs? = Cogs()
+    var head: Cog<Int>? = chain(depth)
+    print("tip \(cogs![head!])")
+    head = nil
+    cogs = nil
+  case "thread":
+    // A secondary thread with a 512 KiB stack builds and drops the chain.
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      var head: Cog<Int>? = chain(depth)
+      precondition(head != nil)
+      head = nil
+      done.signal()
+    }
+    thread.stackSize = 512 * 1024
+    thread.start()
+    done.wait()
+  default:
+    print("unknown way '\(way)'")
+  }
 }
 
 @MainActor
@@ -21,6 +76,47 @@ func run(_ scenario: String) {
     var escaped: CogWriter? = nil
     cogs.turn("leak") { w in escaped = w }
     escaped![count] = 1
+  case "escaped-writer-gone":
+    // The writer outlives its context: its check must not read the freed graph.
+    let count = Cog(0, label: "count")
+    var cogs: Cogs? = Cogs()
+    var escaped: CogWriter? = nil
+    cogs!.turn("leak") { w in escaped = w }
+    cogs = nil
+    escaped![count] = 1
+  case "escaped-context":
+    // A body's context kept past its body, used while its context lives.
+    let a = Cog(1, label: "a")
+    let late = Late<CogContext<Int>>()
+    let b = Cog(label: "b") { c in
+      late.value = c
+      return c[a]
+    }
+    let cogs = Cogs()
+    _ = cogs[b]
+    print(late.value[a])
+  case "escaped-context-gone":
+    // The same, used after its context is gone.
+    let a = Cog(1, label: "a")
+    let late = Late<CogContext<Int>>()
+    let b = Cog(label: "b") { c in
+      late.value = c
+      return c[a]
+    }
+    var cogs: Cogs? = Cogs()
+    _ = cogs![b]
+    cogs = nil
+    print(late.value[a])
+  case "escaped-reaction-context-gone":
+    let a = Cog(1, label: "a")
+    let late = Late<CogReactionContext>()
+    var cogs: Cogs? = Cogs()
+    cogs!.react("keep") { c in
+      late.value = c
+      _ = c[a]
+    }
+    cogs = nil
+    print(late.value[a])
   case "write-automatic":
     let a = Cog(1)
     let twice = Cog(label: "twice") { c in c[a] * 2 }
@@ -75,6 +171,14 @@ func run(_ scenario: String) {
     }
     let cogs = Cogs(reservingRows: depth + 8)
     print("tip \(cogs[chain[depth - 1]])")
+  case let s where s.hasPrefix("drop-chain-"):
+    // drop-chain-<way>-<depth>: a chain of automatic cogs, each reading the previous one,
+    // dropped one of four ways; prints "dropped" when the program survived it.
+    let parts = s.dropFirst("drop-chain-".count).split(separator: "-")
+    let way = String(parts[0])
+    let depth = Int(parts[1])!
+    dropChain(way: way, depth: depth)
+    print("dropped")
   default:
     print("unknown scenario '\(scenario)'")
   }

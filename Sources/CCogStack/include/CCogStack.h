@@ -40,6 +40,31 @@ int cog_can_switch_stacks(void);
 /// platform cannot switch stacks (then `fn` did not run).
 int cog_run_on_fresh_stack(size_t size, void (*fn)(void *), void *context);
 
+/// The graph whose bodies are running (the innermost outermost recompute), or NULL: a body
+/// or reaction context checks it before it touches its graph, so one used after its body
+/// (or after its context is gone) stops with a message rather than reading freed memory.
+/// Main thread only (graphs are main-actor objects).
+extern void *cog_body_graph;
+/// The graph whose turn body is running, or NULL: a writer's check, likewise.
+extern void *cog_turn_graph;
+
+static inline void *cog_get_body_graph(void) { return cog_body_graph; }
+static inline void cog_set_body_graph(void *graph) { cog_body_graph = graph; }
+static inline void *cog_get_turn_graph(void) { return cog_turn_graph; }
+static inline void cog_set_turn_graph(void *graph) { cog_turn_graph = graph; }
+
+/// The calling thread's descriptor teardown (CogCore's `Teardown.swift`): how many
+/// descriptor `deinit`s are under way, whether the pending bodies are being released, and
+/// the thread's list of them (a retained Swift object).
+typedef struct {
+  intptr_t depth;
+  intptr_t draining;
+  void *pending;
+} cog_teardown_state;
+
+/// The calling thread's teardown state (thread-local, zeroed at thread start).
+cog_teardown_state *cog_teardown(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import Cog
+
+/// Descriptor lifetime (issue 23): ARC owns descriptors, the context owns rows, and a
+/// descriptor the app dropped takes its rows with it at the next sweep; dropping a long
+/// chain of descriptors never recurses.
+@MainActor
+@Suite("Dropped descriptors")
+struct DroppedDescriptorTests {
+  @Test("100,000 dropped temporary automatic cogs leave no rows after the next flush")
+  func droppedTemporariesLeaveNoRows() {
+    let source = Cog(1, label: "source")
+    let cogs = Cogs()
+    #expect(cogs[source] == 1)
+    let before = cogs.liveRowCount
+    for i in 0..<100_000 {
+      let temporary = Cog { c in c[source] &+ i }
+      #expect(cogs[temporary] == 1 &+ i)
+    }
+    #expect(cogs.liveRowCount == before + 100_000)
+    cogs.turn("after") { w in w[source] = 2 }
+    #expect(cogs.liveRowCount == before)
+    #expect(cogs.registeredOwnerCount == 1)  // source
+    #expect(cogs[source] == 2)
+  }
+
+  @Test("dropped manual cogs and keyed boxes go too; what the app still names stays")
+  func droppedManualAndKeyed() {
+    let kept = Cog(5, label: "kept")
+    let cogs = Cogs()
+    var temporaries: [Cog<Int>] = (0..<1_000).map { Cog($0) }
+    var box: CogBox<Int, Int>? = CogBox { (k: Int, c) in c[kept] + k }
+    cogs.turn("write") { w in
+      for t in temporaries { w[t] = 7 }
+      w[kept] = 6
+    }
+    for k in 0..<100 { #expect(cogs[box![k]] == 6 + k) }
+    let keyedRef = box![3]
+    #expect(cogs.liveRowCount == 1 + 1_000 + 100)
+    temporaries.removeAll()
+    box = nil
+    cogs.releaseDropped()
+    // `keyedRef` names its box, so the box and its rows stay.
+    #expect(cogs.liveRowCount == 1 + 100)
+    #expect(cogs[keyedRef] == 9)
+    _ = consume keyedRef
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 1)
+    #expect(cogs[kept] == 6)
+  }
+
+  @Test("a temporary read by a body stays while that body keeps it, and goes once it reruns")
+  func droppedWhileSubscribed() {
+    let base = Cog(1, label: "base")
+    let reader = Cog(label: "reader") { c -> Int in
+      let temporary = Cog(label: "temporary") { c in c[base] * 10 }
+      return c[temporary]
+    }
+    let cogs = Cogs()
+    #expect(cogs[reader] == 10)
+    cogs.releaseDropped()
+    // The temporary is dropped, but `reader`'s row depends on its row: it stays.
+    #expect(cogs.liveRowCount == 3)
+    for n in 2...50 {
+      cogs.turn("base") { w in w[base] = n }
+      #expect(cogs[reader] == n * 10)
+    }
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 3)  // base, reader and the temporary its last run read
+  }
+
+  @Test("a dropped async cog's work is cancelled and its rows go")
+  func droppedAsync() async {
+    let n = Cog(1)
+    let jobs = Jobs<Int?>()
+    var asyncCog: Cog<Int?>? = Cog<Int?>.Async(.latest) { c in
+      let x = c[n]
+      return .run { try await jobs.start(x).wait() }
+    }
+    let cogs = Cogs()
+    _ = cogs[n]
+    #expect(cogs[asyncCog!] == nil)
+    await settle()
+    #expect(jobs.count == 1)
+    asyncCog = nil
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 1)
+    await settle()
+    #expect(jobs[0].wasCancelled)
+  }
+
+  @Test("a dropped .whileObserved cog's record goes with it")
+  func droppedWhileObservedRecord() {
+    let source = Cog(1)
+    let cogs = Cogs()
+    _ = cogs[source]
+    for _ in 0..<100 {
+      let t = Cog(lifetime: .whileObserved) { c in c[source] + 1 }
+      _ = cogs[t]
+    }
+    cogs.releaseDropped()
+    #expect(cogs.registeredOwnerCount == 1)
+  }
+
+  @Test("a descriptor used in two contexts is released from both once dropped")
+  func droppedInTwoContexts() {
+    let source = Cog(1)
+    let a = Cogs()
+    let b = Cogs()
+    var shared: Cog<Int>? = Cog { c in c[source] + 1 }
+    #expect(a[shared!] == 2 && b[shared!] == 2)
+    shared = nil
+    a.releaseDropped()
+    b.releaseDropped()
+    #expect(a.liveRowCount == 1 && b.liveRowCount == 1)
+  }
+
+  // MARK: Deep chains
+
+  /// Deep enough to overflow the stack with recursive releases (about 50,000 fit the main
+  /// thread's), shallow enough for a debug build; `ReleaseBuildTests` drops 10⁶-deep chains
+  /// the same four ways in a release build.
+  nonisolated static let chainDepth = 200_000
+
+  /// A chain of automatic cogs, each reading the previous one; the returned cog is its head.
+  nonisolated static func chain(_ depth: Int) -> Cog<Int> {
+    var p = Cog(1, label: "root")
+    for _ in 0..<depth {
+      let q = p
+      p = Cog { c in c[q] &+ 1 }
+    }
+    return p
+  }
+
+  @Test("a 10⁶-deep chain dropped with no context ends cleanly")
+  func chainNoContext() {
+    var head: Cog<Int>? = Self.chain(1_000_000)
+    #expect(head != nil)
+    head = nil
+  }
+
+  @Test("a 200,000-deep chain read in a live context, then dropped, goes at the next sweep")
+  func chainThenSweep() {
+    let cogs = Cogs()
+    var head: Cog<Int>? = Self.chain(Self.chainDepth)
+    #expect(cogs[head!] == Self.chainDepth + 1)
+    head = nil
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 0)
+  }
+
+  @Test("a 200,000-deep chain read in a context: context dropped first, then the chain")
+  func contextFirst() {
+    var head: Cog<Int>? = Self.chain(Self.chainDepth)
+    do {
+      let cogs = Cogs()
+      #expect(cogs[head!] == Self.chainDepth + 1)
+    }
+    head = nil
+  }
+
+  @Test("a 200,000-deep chain read in a context: chain dropped first, then the context")
+  func chainFirst() {
+    var cogs: Cogs? = Cogs()
+    var head: Cog<Int>? = Self.chain(Self.chainDepth)
+    #expect(cogs![head!] == Self.chainDepth + 1)
+    head = nil
+    cogs = nil
+  }
+
+  @Test("a 10⁶-deep chain dropped on a thread with a 512 KiB stack ends cleanly")
+  func chainOnSmallStack() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let thread = Thread {
+        var head: Cog<Int>? = Self.chain(1_000_000)
+        #expect(head != nil)
+        head = nil
+        done.resume()
+      }
+      thread.stackSize = 512 * 1024
+      thread.start()
+    }
+  }
+}

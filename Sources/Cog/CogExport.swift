@@ -13,10 +13,14 @@ extension Cogs {
   ///
   /// Each call is one subscriber with its own buffer, which keeps only the newest value: a
   /// slow consumer never holds up a turn and skips the values it was too slow for, but always
-  /// gets the latest. The export keeps the state's row alive (a lease, so a `.whileObserved`
+  /// gets the latest; a consumer waiting in `next()` when a turn ends gets that turn's value,
+  /// so one that keeps up sees every change (no coalescing, unlike `Observations`). The export keeps the state's row alive (a lease, so a `.whileObserved`
   /// cog lives while exported) until the subscription ends: `cancel()`, cancelling the task
-  /// that iterates it, or dropping the sequence and its iterator. Ending twice is harmless;
-  /// the sequence finishes when the subscription ends or the context goes away.
+  /// that iterates it, or dropping the sequence and its iterator. A cancelled task's
+  /// subscription ends while the task waits in `next()`: at once if it was waiting, else at
+  /// its next call (Swift tells cancellation only to code in scope), which returns nil.
+  /// Ending twice is harmless; the sequence finishes when the subscription ends or the
+  /// context goes away.
   @inlinable public func export<T: Sendable>(_ cog: Cog<T>) -> CogExport<T> { makeExport(cog) }
 
   /// The values of the keyed state `ref` as an `AsyncSequence` (see `export(_:)` for cogs).
@@ -80,12 +84,27 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     /// The next value: waits for a turn that changes the state; nil once the subscription
-    /// ended (or the task was cancelled).
-    @inlinable public mutating func next() async -> Value? { await base.next() }
+    /// ended or the consuming task is cancelled. A cancelled task gets nil at once (not a
+    /// value buffered meanwhile), and the subscription has ended when it returns.
+    ///
+    /// Swift tells a task's cancellation only to handlers in scope while it runs, so a task
+    /// cancelled while it waits here ends the subscription at once, and one cancelled while
+    /// its loop body runs, at its next call to `next()` (`cancel()` ends it from anywhere).
+    @inlinable public mutating func next() async -> Value? {
+      if !Task.isCancelled, let v = await base.next() { return v }
+      return await Self.ended(registration)
+    }
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
-      await base.next(isolation: actor)
+      if !Task.isCancelled, let v = await base.next(isolation: actor) { return v }
+      return await Self.ended(registration)
+    }
+
+    /// The sequence is over: makes sure the subscription ended (harmless if it had).
+    @usableFromInline static func ended(_ registration: ExportRegistration) async -> Value? {
+      await registration.cancel()
+      return nil
     }
   }
 

@@ -7,7 +7,9 @@ public enum CogLifetime: Sendable, Equatable {
   /// Released when its last subscriber (a cog or reaction reading it) or lease goes; its
   /// value and edges are dropped and the same value reference later creates a fresh row.
   case whileObserved
-  /// Kept while unobserved, at most `limit` rows per descriptor, each for at most `retention`.
+  /// Kept while unobserved, at most `limit` rows per descriptor, each for at most `retention`
+  /// on the context's clock. Retention is applied at the end of each turn (reads do not look
+  /// at the clock); a kept row is brought up to date when read, like any other.
   case cache(limit: Int, retention: Duration)
 
   /// The lifetime a row was made with.

@@ -69,11 +69,13 @@ public struct CogAsyncStatus: Sendable, CustomStringConvertible {
     return isPending ? "pending, \(f)" : f
   }
 
-  /// The status row's equality: the same pending flag and the same failure.
+  /// The status row's equality: the same pending flag and the same failure (none on both
+  /// sides, or the same one by serial: a success clears the failure without a new serial).
   @inlinable @Sendable package static func same(_ a: CogAsyncStatus, _ b: CogAsyncStatus)
     -> Bool
   {
     a.isPending == b.isPending && a.failureSerial == b.failureSerial
+      && (a.failure == nil) == (b.failure == nil)
   }
 }
 

@@ -178,6 +178,37 @@ struct AsyncTests {
     #expect(seen.values.last == 3)
   }
 
+  @Test(
+    "a success clears the failure while other work is still pending (.queue, .merged, .exhaustLatest)",
+    arguments: [CogRunPolicy.queue, .merged, .exhaustLatest])
+  func successClearsFailureWhilePending(policy: CogRunPolicy) async {
+    let jobs = Jobs<Int>()
+    let n = Cog(1)
+    let q = Cog<Int?>.Async(policy) { c in
+      let job = jobs.start(c[n])
+      return .run { try await job.wait() }
+    }
+    let cogs = Cogs()
+    let seen = Seen<Int?>()
+    cogs.react("view") { c in seen.statuses.append(c.status(of: q)) }
+    cogs.turn("a") { w in w[n] = 2 }
+    cogs.turn("b") { w in w[n] = 3 }
+    jobs[0].fail(TestFailure(code: 1))
+    await settle()
+    #expect(cogs.status(of: q).isPending && cogs.status(of: q).failure != nil)
+    #expect(seen.statuses.last!.failure != nil)
+    cogs.turn("c") { w in w[n] = 4 }
+    // Work for 1, 2, 3, 4. In flight now: .queue the work for 2; .merged all three left;
+    // .exhaustLatest the work for 3 (started when 1 failed; 2's was replaced), 4's waiting.
+    let next = policy == .exhaustLatest ? 2 : 1
+    jobs[next].succeed(20)
+    await settle()
+    #expect(cogs[q] == 20)
+    #expect(cogs.status(of: q).isPending && cogs.status(of: q).failure == nil)
+    // The reaction saw the cleared failure.
+    #expect(seen.statuses.last!.failure == nil && seen.statuses.last!.isPending)
+  }
+
   // MARK: .merged
 
   @Test(".merged: work overlaps; results in order all publish")

@@ -38,6 +38,32 @@ struct ExportTests {
     values.cancel()
   }
 
+  @Test(
+    "a consumer that keeps up gets every value, in order; turns that end while it is busy leave the newest"
+  )
+  func keepingUpGetsEveryValue() async {
+    let count = Cog(0)
+    let cogs = Cogs()
+    let values = cogs.export(count)
+    let consumer = BusyConsumer()
+    let task = Task { @MainActor in for await v in values { consumer.seen.append(v) } }
+    await settle()
+    // Each turn ends while the consumer waits in next(): no coalescing (as Observation's
+    // `Observations` would do), one value per turn.
+    for i in 1...3 {
+      cogs.turn("tick") { w in w[count] = i }
+      await settle()
+    }
+    #expect(consumer.seen == [0, 1, 2, 3])
+    // Three turns back to back: the first hands 4 to the waiting consumer; 5 and 6 end
+    // while it has not run yet, and the buffer keeps the newest.
+    for i in 4...6 { cogs.turn("tick") { w in w[count] = i } }
+    await settle()
+    #expect(consumer.seen == [0, 1, 2, 3, 4, 6])
+    values.cancel()
+    await task.value
+  }
+
   @Test("each subscriber has its own buffer")
   func subscribersAreIndependent() async {
     let count = Cog(0)
@@ -96,11 +122,43 @@ struct ExportTests {
     consumer.cancel()
     let seen = await consumer.value
     #expect(seen.last.map { $0 == 3 || $0 == 6 } ?? true)
-    // The termination hops to the main actor; give it its turn.
-    for _ in 0..<100 where cogs.hasRow(tripled) { await Task.yield() }
+    // The loop's last call to next() ended the subscription before it returned nil.
     #expect(!cogs.hasRow(tripled))
     #expect(values.isCancelled)
     values.cancel()
+  }
+
+  @Test(
+    "a consuming task cancelled while its loop body is busy ends the subscription at its next call to next()"
+  )
+  func taskCancelledWhileBusy() async {
+    let a = Cog(1)
+    let tripled = Cog(lifetime: .whileObserved) { c in c[a] * 3 }
+    let cogs = Cogs()
+    let values = cogs.export(tripled)
+    let consumer = BusyConsumer()
+    let task = Task { @MainActor in
+      for await v in values {
+        consumer.seen.append(v)
+        if consumer.seen.count == 1 { await withCheckedContinuation { consumer.busy = $0 } }
+      }
+      consumer.loopEnded = (values.isCancelled, cogs.hasRow(tripled))
+    }
+    for _ in 0..<100 where consumer.busy == nil { await Task.yield() }
+    #expect(consumer.seen == [3])
+    task.cancel()
+    cogs.turn("a") { w in w[a] = 2 }  // buffered for the busy consumer
+    await settle()
+    // Nothing of the export's runs in the consumer's task while its body is busy, and Swift
+    // has no cancellation hook outside such a scope: the subscription (and its lease) holds.
+    #expect(!values.isCancelled && cogs.hasRow(tripled))
+    consumer.busy!.resume()
+    await task.value
+    // Its next call to next() returned nil, without the buffered 6, and ended the
+    // subscription before returning: the loop ended with the lease already given back.
+    #expect(consumer.seen == [3])
+    #expect(consumer.loopEnded.map { $0 == (true, false) } == true)
+    #expect(values.isCancelled && !cogs.hasRow(tripled) && cogs.watcherCount == 0)
   }
 
   @Test("dropping the sequence (and its iterator) ends the subscription")
@@ -145,4 +203,13 @@ struct ExportTests {
     values.cancel()
     #expect(!cogs.hasRow(box[5]))
   }
+}
+
+/// A consumer whose loop body waits until the test lets it go.
+@MainActor
+private final class BusyConsumer {
+  var busy: CheckedContinuation<Void, Never>?
+  var seen: [Int] = []
+  /// `isCancelled` and whether the row lived, as the loop saw them when it ended.
+  var loopEnded: (Bool, Bool)?
 }

@@ -111,6 +111,34 @@ struct LifetimeChurnTests {
     cogs.turn("tick") { w in w[s] = 2 }
     #expect(!cogs.hasRow(box[2]))
   }
+
+  @Test(
+    "retention is applied after turns: a read past the deadline keeps the row (up to date) until the next turn"
+  )
+  func retentionAtTurnsNotReads() {
+    let clock = ManualClock()
+    let runs = Runs()
+    let s = Cog(0)
+    let box = CogBox(lifetime: .cache(limit: 10, retention: .seconds(60))) { (k: Int, c) -> Int in
+      runs.hit("item")
+      return k + c[s]
+    }
+    let cogs = Cogs(clock: clock)
+    #expect(cogs[box[1]] == 1)
+    clock.advance(by: .seconds(61))
+    // Past its deadline: reads (of it or of another cached state) do not look at the clock.
+    #expect(cogs[box[1]] == 1)
+    #expect(cogs[box[2]] == 2)
+    #expect(cogs.hasRow(box[1]) && runs["item"] == 2)
+    // The next turn expires it, whatever it writes (here nothing either box reads changes:
+    // an equal write).
+    cogs.turn("equal") { w in w[s] = 0 }
+    #expect(!cogs.hasRow(box[1]) && cogs.hasRow(box[2]))
+    // Retention bounds memory, not freshness: a kept row's value is never stale.
+    cogs.turn("s") { w in w[s] = 10 }
+    #expect(cogs[box[2]] == 12 && runs["item"] == 3)
+    #expect(cogs[box[1]] == 11 && runs["item"] == 4)  // made afresh
+  }
 }
 
 /// Counts live `Token`s.

@@ -74,16 +74,14 @@ import CogCore
 
   @inlinable package subscript<V>(cog: LayoutCog<V, Edges>) -> V {
     get {
-      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) { Graph<Edges>.escapedWriter(turn: turn) }
-      return withGuaranteed(graph) { g in
+      withGuaranteed(Graph<Edges>.inTurn(graph, turn: turn)) { g in
         if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      if _slowPath(!Graph<Edges>.isTurnGraph(graph)) { Graph<Edges>.escapedWriter(turn: turn) }
-      return withGuaranteed(graph) { g in
+      withGuaranteed(Graph<Edges>.inTurn(graph, turn: turn)) { g in
         if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(

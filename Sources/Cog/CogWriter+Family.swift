@@ -10,9 +10,8 @@ extension CogWriter {
   /// it); for a keyed box's row, its current value, as `cogs[ref]` reads it.
   @inlinable public subscript<V>(ref: CogRef<V>) -> V {
     get {
-      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogError.escapedWriter(turn: "#\(turn)").stop() }
-      return withGuaranteed(graph) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
+        if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
         guard ref.name.box is InlineFamilyBase<V, SharedEdgePool> else {
           return g.read(ref.name, .tracked)
         }
@@ -21,9 +20,8 @@ extension CogWriter {
       }
     }
     nonmutating set {
-      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogError.escapedWriter(turn: "#\(turn)").stop() }
-      return withGuaranteed(graph) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { g.misuse(.escapedWriter(turn: "#\(turn)")) }
+      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
+        if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
         guard let family = ref.name.box as? InlineFamilyBase<V, SharedEdgePool> else {
           g.misuse(.notWritable(state: ref.label))
         }

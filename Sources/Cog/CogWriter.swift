@@ -22,16 +22,14 @@ public struct CogWriter {
   /// turn's writes are published when the turn ends), as `cogs[cog]` reads it.
   @inlinable public subscript<V>(cog: Cog<V>) -> V {
     get {
-      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogGraph.escapedWriter(turn: turn) }
-      return withGuaranteed(graph) { g in
+      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
         if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      if _slowPath(!CogGraph.isTurnGraph(graph)) { CogGraph.escapedWriter(turn: turn) }
-      return withGuaranteed(graph) { g in
+      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
         if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(

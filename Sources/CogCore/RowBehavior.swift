@@ -135,7 +135,7 @@ package struct OwnerRef {
 /// reference at any optimization level. One reference means only this context's hold; more
 /// than there are contexts means the app's; otherwise the holds are counted. A descriptor
 /// reachable only through weak references counts as dropped.
-@inline(__always) @usableFromInline
+@inlinable @inline(__always)
 package func ownerIsDropped(_ ref: OwnerRef) -> Bool {
   guard let p = ref.address else { return false }
   let count = cogStrongRetainCount(p)

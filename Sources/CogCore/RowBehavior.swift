@@ -150,7 +150,7 @@ func ownerHoldCount(_ ref: OwnerRef) -> Int32 { ref.object.contextHold(0) }
 /// The Swift runtime's strong reference count of a native object (the function behind the
 /// standard library's `_getRetainCount`), taken by address so that the call itself holds no
 /// reference. Safety: `object` is a live native Swift object (a context holds it).
-@_silgen_name("swift_retainCount")
+@_silgen_name("swift_retainCount") @usableFromInline
 func cogStrongRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 /// The per-context key storage of a keyed descriptor (a reference layout's; the core keeps no

@@ -74,15 +74,21 @@ import CogCore
 
   @inlinable package subscript<V>(cog: LayoutCog<V, Edges>) -> V {
     get {
-      withGuaranteed(Graph<Edges>.inTurn(graph, turn: turn)) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
+      withGuaranteed(graph) { g in
+        // The global test first: it reads nothing of a graph that may be gone.
+        if _slowPath(!Graph<Edges>.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
+          Graph<Edges>.escapedWriter(turn: turn)
+        }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      withGuaranteed(Graph<Edges>.inTurn(graph, turn: turn)) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { Graph<Edges>.escapedWriter(turn: turn) }
+      withGuaranteed(graph) { g in
+        // The global test first: it reads nothing of a graph that may be gone.
+        if _slowPath(!Graph<Edges>.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
+          Graph<Edges>.escapedWriter(turn: turn)
+        }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(
           cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)

@@ -22,15 +22,21 @@ public struct CogWriter {
   /// turn's writes are published when the turn ends), as `cogs[cog]` reads it.
   @inlinable public subscript<V>(cog: Cog<V>) -> V {
     get {
-      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
+      withGuaranteed(graph) { g in
+        // The global test first: it reads nothing of a graph that may be gone.
+        if _slowPath(!CogGraph.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
+          CogGraph.escapedWriter(turn: turn)
+        }
         if !cog.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
     nonmutating set {
-      withGuaranteed(CogGraph.inTurn(graph, turn: turn)) { g in
-        if _slowPath(!g.isActiveTurn(turn)) { CogGraph.escapedWriter(turn: turn) }
+      withGuaranteed(graph) { g in
+        // The global test first: it reads nothing of a graph that may be gone.
+        if _slowPath(!CogGraph.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
+          CogGraph.escapedWriter(turn: turn)
+        }
         if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(
           cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)

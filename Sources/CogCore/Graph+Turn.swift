@@ -41,14 +41,6 @@ extension Graph {
     cog_get_turn_graph() == UnsafeMutableRawPointer(u.toOpaque())
   }
 
-  /// A writer's graph `u`, checked before anything of it is read: its turn body must be
-  /// running (`isTurnGraph`); then the writer's own turn is checked on the graph.
-  @inlinable @inline(__always)
-  package nonisolated static func inTurn(_ u: Unmanaged<Graph>, turn: UInt32) -> Unmanaged<Graph> {
-    if _slowPath(!isTurnGraph(u)) { escapedWriter(turn: turn) }
-    return u
-  }
-
   /// Stops the program: a writer of `turn` was used after its turn (cold, out of line, so
   /// that a writer's subscript stays small enough to inline).
   @inline(never) @usableFromInline

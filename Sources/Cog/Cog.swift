@@ -82,7 +82,7 @@ public class Cog<Value>: _CogRowBehavior, RowOwner, @unchecked Sendable {
   }
 
   // A body may hold other cogs: their teardown is iterative (`Teardown`).
-  deinit { Teardown.begin(holding: closure) }
+  deinit { if Teardown.begin(), let closure { Teardown.keep(closure) } }
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
@@ -163,7 +163,7 @@ where Body.Value == Value {
   /// Last: ends the teardown after `body` is released (see `Cog.teardown`).
   @usableFromInline let bodyTeardown = TeardownHook()
 
-  deinit { Teardown.begin(holding: body) }
+  deinit { if Teardown.begin() { Teardown.keep(body) } }
 
   @inlinable
   package init(label: String = "", lifetime: CogLifetime = .context, body: Body)

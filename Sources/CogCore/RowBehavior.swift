@@ -112,21 +112,23 @@ package struct OwnerRef {
   // when the map entry goes (`Graph.removeOwner`, `setOwner`'s replacement, the graph's
   // deinit); copies of the struct are borrowed views of that one reference.
   @usableFromInline package unowned(unsafe) let object: RowOwner
-  /// The object's address for the sweep's count; `nil` for a record the graph made itself
-  /// (never dropped).
-  @usableFromInline package let address: UnsafeMutableRawPointer?
+  /// The object's address: the hold's release, and the sweep's count.
+  @usableFromInline package let address: UnsafeMutableRawPointer
+  /// Whether the record is a descriptor's (a record the graph made itself is never dropped).
+  @usableFromInline package let isDescriptor: Bool
 
   @inlinable package init(holding owner: RowOwner) {
     object = owner
     let u = Unmanaged.passUnretained(owner as AnyObject)
     _ = u.retain()
-    address = owner.contextHold(1) > 0 ? u.toOpaque() : nil
+    address = u.toOpaque()
+    isDescriptor = owner.contextHold(1) > 0
   }
 
   /// Gives the hold back; the descriptor may be freed now.
   @inlinable package func release() {
-    _ = object.contextHold(-1)
-    Unmanaged.passUnretained(object as AnyObject).release()
+    if isDescriptor { _ = object.contextHold(-1) }
+    Unmanaged<AnyObject>.fromOpaque(address).release()
   }
 }
 
@@ -137,8 +139,8 @@ package struct OwnerRef {
 /// reachable only through weak references counts as dropped.
 @inlinable @inline(__always)
 package func ownerIsDropped(_ ref: OwnerRef) -> Bool {
-  guard let p = ref.address else { return false }
-  let count = cogStrongRetainCount(p)
+  if !ref.isDescriptor { return false }
+  let count = cogStrongRetainCount(ref.address)
   if count == 1 { return true }
   if count > Int(cog_get_live_graphs()) { return false }
   return count == Int(ownerHoldCount(ref))

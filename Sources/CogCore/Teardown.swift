@@ -21,14 +21,21 @@ package enum Teardown {
     var bodies: [Any] = []
   }
 
-  /// Called in the `deinit` body of a descriptor that holds `body` (a closure or a body value
-  /// that may capture other descriptors; `nil`: none). Pairs with its `TeardownHook`.
+  /// Called first in the `deinit` body of a descriptor; pairs with its `TeardownHook`.
+  /// Returns whether another descriptor's teardown is under way on the thread: then the
+  /// descriptor must hand its body (a closure or a body value that may capture other
+  /// descriptors) to `keep`, so that its own release of the body frees nothing.
   @inline(never) @usableFromInline
-  package static func begin(holding body: Any?) {
+  package static func begin() -> Bool {
     let t = cog_teardown()!
     t.pointee.depth += 1
-    guard let body, t.pointee.depth > 1 || t.pointee.draining != 0 else { return }
-    pending(t).bodies.append(body)
+    return t.pointee.depth > 1 || t.pointee.draining != 0
+  }
+
+  /// Keeps `body` alive until the outermost teardown releases it (see `begin`).
+  @inline(never) @usableFromInline
+  package static func keep(_ body: Any) {
+    pending(cog_teardown()!).bodies.append(body)
   }
 
   /// Called by `TeardownHook.deinit`, after the descriptor's fields are gone: the outermost

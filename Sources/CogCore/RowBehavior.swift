@@ -125,9 +125,11 @@ package struct OwnerRef {
     isDescriptor = owner.contextHold(1) > 0
   }
 
-  /// Gives the hold back; the descriptor may be freed now.
+  /// Gives the hold back; the descriptor may be freed now. The hold count is updated only
+  /// when something else references the descriptor: the last reference's count dies with it,
+  /// and the update's call would retain the descriptor around it.
   @inlinable package func release() {
-    if isDescriptor { _ = object.contextHold(-1) }
+    if isDescriptor && cogStrongRetainCount(address) > 1 { _ = object.contextHold(-1) }
     Unmanaged<AnyObject>.fromOpaque(address).release()
   }
 }

@@ -181,12 +181,11 @@ public final class Cogs {
 
 extension Cogs {
   /// Releases now the rows of every cog and box the app has dropped (no reference to it is
-  /// left outside the contexts), and of those they alone kept. A flush does the same on its
-  /// own once the descriptors used in this context since the last sweep reach a quarter of
-  /// all it holds (swift/SEMANTICS.md, "When a row dies"); call this after dropping many
-  /// descriptors at once. A row that something still observes (a subscriber, an export, a
-  /// lease) stays until it is unobserved. Outside turns and bodies only; elsewhere it does
-  /// nothing (the next flush sweeps).
+  /// left outside the contexts), and of those they alone kept (swift/SEMANTICS.md §17, "When
+  /// a row dies"): call it after dropping descriptors, e.g. when a document or screen closes.
+  /// A row that something still observes (a subscriber, an export, a lease) stays until it is
+  /// unobserved and a later call finds it. Outside turns and bodies only; elsewhere it does
+  /// nothing.
   public func releaseDropped() { graph.sweepDropped() }
 
   /// Releases the row of keyed state `ref` now if nothing observes it (no subscriber, no

@@ -85,7 +85,6 @@ extension Graph {
     turns.isFlushing = false
     collect()
     expireCache()
-    sweepIfDue()
     checkInvariants()
     if _slowPath(isFailing) { reportCycle() }
   }

@@ -393,8 +393,6 @@ package struct ContextMaps {
   /// references are these is dropped: `Graph+Dropped.swift`). (Reactions have none: the graph
   /// holds their `ReactionRow` through the behavior column.)
   @usableFromInline package var owners: [DescriptorKey: OwnerRef] = [:]
-  /// Owners registered since the last sweep for dropped descriptors (see `sweepIfDue`).
-  @usableFromInline package var ownersAddedSinceSweep = 0
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false

@@ -90,7 +90,8 @@ struct AutomaticCogTests {
     #expect(gone != nil)  // the contexts hold it until they sweep
     first.releaseDropped()
     #expect(gone != nil && first.liveRowCount == 1)
-    second.turn("write") { w in w[source] = 5 }  // a flush sweeps when due
+    second.turn("write") { w in w[source] = 5 }
+    second.releaseDropped()
     #expect(second.liveRowCount == 1)
     #expect(gone == nil)
   }

@@ -9,7 +9,7 @@ import Testing
 @MainActor
 @Suite("Dropped descriptors")
 struct DroppedDescriptorTests {
-  @Test("100,000 dropped temporary automatic cogs leave no rows after the next flush")
+  @Test("100,000 dropped temporary automatic cogs leave no rows after releaseDropped()")
   func droppedTemporariesLeaveNoRows() {
     let source = Cog(1, label: "source")
     let cogs = Cogs()
@@ -21,6 +21,7 @@ struct DroppedDescriptorTests {
     }
     #expect(cogs.liveRowCount == before + 100_000)
     cogs.turn("after") { w in w[source] = 2 }
+    cogs.releaseDropped()
     #expect(cogs.liveRowCount == before)
     #expect(cogs.registeredOwnerCount == 1)  // source
     #expect(cogs[source] == 2)

@@ -38,7 +38,7 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T> {
-    ComputedHandle(handles.keep(BodyCog(body: AdapterBody(body))))
+    ComputedHandle(handles.keep(Cog(body: AdapterBody(body))))
   }
 
   @inlinable

@@ -14,13 +14,14 @@ extension LayoutCog where Value: Equatable & Sendable {
       policy: policy, initial: initial, typeIndex: ti,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
         .takeUnretainedValue())
-    self.init(
-      state: KeylessState(
-        automatic: label, lifetime: lifetime, cachePolicy: nil, typeIndex: ti),
-      behavior: RowBehavior { _, g, slot in
-        let graph = Graph<Edges>.unchecked(g)
-        return graph.submitAsync(
-          body(LayoutContext(graph: graph, slot: slot)), at: slot, spec: spec)
-      })
+    // The workbench's async states are not torn down in chains: `run` may capture.
+    let behavior = KeylessBehavior<Void>(
+      label: label, lifetime: lifetime, cachePolicy: nil, body: ()
+    ) { _, g, slot in
+      let graph = Graph<Edges>.unchecked(g)
+      return graph.submitAsync(
+        body(LayoutContext(graph: graph, slot: slot)), at: slot, spec: spec)
+    }
+    self.init(state: KeylessState(automatic: behavior, typeIndex: ti))
   }
 }

@@ -3,13 +3,12 @@ import CogCore
 /// A keyless state descriptor of the layout binding (see `Cog` for the public one).
 @usableFromInline
 package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
-  /// This state's row in the context it was last used in (see `Cog.cache`).
+  /// This state's row in the context it was last used in, and its id (see `Cog.cache`).
   @usableFromInline let cache = KeylessCache()
+  /// The rest, an automatic state's rows' behavior among its details (see `Cog.state`).
   @usableFromInline let state: KeylessState<Value, Edges>
-  /// An automatic state's rows' behavior (`nil` for a manual one).
-  @usableFromInline let behavior: RowBehavior?
 
-  @inlinable package var label: String { state.label }
+  @inlinable package var label: String { state.label(id: cache.id) }
   /// `RowOwner`: the contexts holding this descriptor.
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
@@ -18,9 +17,8 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable package var isManual: Bool { state.isManual }
 
   /// A descriptor for `state` (the async factory's; see `LayoutCog+Async.swift`).
-  @inlinable package init(state: KeylessState<Value, Edges>, behavior: RowBehavior) {
+  @inlinable package init(state: KeylessState<Value, Edges>) {
     self.state = state
-    self.behavior = behavior
   }
 
   /// A manual state compared with `==`.
@@ -28,7 +26,6 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
     state = KeylessState(
       manual: initial, label: label,
       sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
-    behavior = nil
   }
 
   /// An automatic state compared with `==`.
@@ -47,15 +44,15 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
     label: String = "", lifetime: RowLifetime = .context,
     cachePolicy: (limit: Int, retention: Duration)? = nil, body: Body
   ) where Body.Value == Value, Body.Edges == Edges, Value: Equatable {
-    let ti = Registry.typeIndex(for: Value.self)
-    state = KeylessState(
-      automatic: label, lifetime: lifetime, cachePolicy: cachePolicy, typeIndex: ti)
-    behavior = TypedRowBehavior<Body>(body: body) { behavior, g, slot in
-      let b = unsafeDowncast(behavior, to: TypedRowBehavior<Body>.self)
+    typealias Behavior = KeylessBehavior<Body>
+    let behavior = Behavior(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body: body)
+    { behavior, g, slot in
+      let b = unsafeDowncast(behavior, to: Behavior.self)
       let graph = Graph<Edges>.unchecked(g)
       let new = b.body.run(LayoutContext(graph: graph, slot: slot))
       return graph.store(new, at: slot) { $0 == $1 }
     }
+    state = KeylessState(automatic: behavior, typeIndex: Registry.typeIndex(for: Value.self))
   }
 }
 
@@ -85,16 +82,16 @@ extension LayoutCog: StateName {
 
   @MainActor @inlinable @inline(__always)
   package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
-    state.names(candidate, in: graph)
+    state.names(candidate, in: graph, id: cache.id)
   }
 
   @MainActor @inlinable @inline(__always)
   package func resolve(in graph: Graph<Edges>) -> Slot {
-    state.resolve(in: graph, cache: cache, owner: self, behavior: behavior)
+    state.resolve(in: graph, cache: cache, owner: self)
   }
 
   @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {
-    state.existing(in: graph)
+    state.existing(in: graph, id: cache.id)
   }
 }
 

@@ -126,16 +126,32 @@ extension Cog where Value: Equatable {
       policy: policy, initial: initial, typeIndex: ti,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
         .takeUnretainedValue())
-    self.init(
-      state: KeylessState(
-        automatic: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
-        typeIndex: ti),
-      closure: nil, equals: nil,
-      run: { _, g, slot in
-        let graph = CogGraph.unchecked(g)
-        let work = body(CogContext(graph: graph, slot: slot))
-        return graph.submitAsync(work, at: slot, spec: spec)
-      })
+    typealias Behavior = KeylessBehavior<AsyncBody<Value>>
+    let behavior = Behavior(
+      label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+      body: AsyncBody(make: body, spec: spec)
+    ) { behavior, g, slot in
+      let b = unsafeDowncast(behavior, to: Behavior.self)
+      let graph = CogGraph.unchecked(g)
+      let work = b.body.make(CogContext(graph: graph, slot: slot))
+      return graph.submitAsync(work, at: slot, spec: b.body.spec)
+    }
+    self.init(state: KeylessState(automatic: behavior, typeIndex: ti))
+  }
+}
+
+/// An async cog's body: the closure that returns its work, and the policy's state shared by
+/// its rows. `@unchecked Sendable`: `make` is `@MainActor` and only the graph calls it.
+@frozen @usableFromInline
+struct AsyncBody<Value>: @unchecked Sendable {
+  @usableFromInline let make: @MainActor (CogContext<Value>) -> AsyncWork<Value>
+  @usableFromInline let spec: AsyncSpec<Value, SharedEdgePool>
+  @inlinable init(
+    make: @escaping @MainActor (CogContext<Value>) -> AsyncWork<Value>,
+    spec: AsyncSpec<Value, SharedEdgePool>
+  ) {
+    self.make = make
+    self.spec = spec
   }
 }
 

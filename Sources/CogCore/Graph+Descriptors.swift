@@ -7,7 +7,7 @@ extension Graph {
   /// on a miss (then `keylessSlotSlow`).
   @inlinable @inline(__always)
   package func cachedKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
-    if cache.contextSerial == identity {
+    if cache.contextSerial == keylessIdentity {
       let s = Slot(cache.slotRaw)
       if rows.descriptor[s] == id { return s }
     }
@@ -27,7 +27,7 @@ extension Graph {
   @inlinable
   package func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
     setSlot(s, ofDescriptor: id)
-    cache.set(context: identity, slot: s.raw)
+    cache.set(context: keylessIdentity, slot: s.raw)
   }
 
   /// Makes the row of a keyless descriptor: its value pair, its owner record and the row (a

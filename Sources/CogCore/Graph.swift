@@ -154,6 +154,8 @@ package final class Graph<Edges: EdgeStore> {
 
   /// Identifies this context in descriptor caches (a serial, never reused).
   @inlinable package var identity: Int { serial }
+  /// `identity` as keyless descriptors store it (`KeylessCache`; serials fit in `Int32`).
+  @inlinable package var keylessIdentity: Int32 { Int32(truncatingIfNeeded: serial) }
 
   /// True while no body runs and no refresh is under way: the moment deferred work may run.
   @inlinable package var isIdle: Bool { activeSub.isNone && work.pullStack.count == 0 }

@@ -1,22 +1,30 @@
 /// A keyless descriptor's state (one row per context), shared by every binding: the public
 /// `Cog` holds one inline, and so does the workbench's generic binding. Its methods are how
 /// any binding names and resolves the row, so that there is one path for it.
+///
+/// Laid out so that a manual `Cog<Int>` is one 64-byte object (swift/0008, "Memory per
+/// descriptor"): behind the object's header and its `KeylessCache` (16 bytes, the id among
+/// them), 32 bytes for `Int`:
+/// ```
+///   0        8        16              25   26  28       32
+///   equality details  initial (Int?)  isManual  typeIndex
+/// ```
+/// What only some descriptors need (a label, a lifetime other than `.context`, a cache
+/// policy, an equality of their own, an automatic state's body) lives in `details`, which a
+/// plain manual state does without. `isManual` and `typeIndex` follow `initial` so that they
+/// fill its padding.
 @frozen @usableFromInline
 package struct KeylessState<Value, Edges: EdgeStore> {
-  @usableFromInline package let id: Int32
-  @usableFromInline package let typeIndex: Int32
-  /// The label given at declaration; empty for the default one (formatted on demand).
-  @usableFromInline package let givenLabel: String
-  @usableFromInline package let lifetime: RowLifetime
-  @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
-  @usableFromInline package let initial: Value?
-  /// A manual state's equality (`nil`: every write changes), called unretained;
-  /// `equalityOwner` keeps it alive. Automatic states compare in their behavior.
+  /// A manual state's equality (`nil`: every write changes, or automatic), called
+  /// unretained; `details` or the registry (`Registry.shared`) keeps it alive.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
-  @usableFromInline package let equalityOwner: SourceEquality<Value>?
-  /// Whether the state is manual (written in turns); an automatic one's rows run the
-  /// behavior its binding hands `resolve` (the public `Cog` is its own).
+  /// The label, lifetime, cache policy and equality owner, and an automatic state's rows'
+  /// behavior (`KeylessBehavior`); `nil` for a manual state with none of them.
+  @usableFromInline package let details: KeylessDetails?
+  @usableFromInline package let initial: Value?
+  /// Whether the state is manual (written in turns); an automatic one's rows run `details`.
   @usableFromInline package let isManual: Bool
+  @usableFromInline package let typeIndex: Int32
 
   /// A manual state with an equality of its own (`nil`: every write changes).
   @inlinable
@@ -41,81 +49,83 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     manual initial: Value, label: String, equality: Unmanaged<SourceEquality<Value>>?,
     owner: SourceEquality<Value>?
   ) {
-    id = Registry.makeDescriptorID()
     // The equality knows the type's index (`SourceEquality.typeIndex`).
     if let equality {
       typeIndex = withGuaranteed(equality) { $0.typeIndex }
     } else {
       typeIndex = Registry.typeIndex(for: Value.self)
     }
-    givenLabel = label
-    lifetime = .context
-    cachePolicy = nil
     self.initial = initial
     self.equality = equality
-    equalityOwner = owner
+    details =
+      label.isEmpty && owner == nil
+      ? nil : KeylessDetails.manual(label: label, equalityOwner: owner)
     isManual = true
   }
 
-  /// An automatic state (its binding holds the behavior).
+  /// An automatic state whose rows run `behavior` (which holds its label and lifetime).
   @inlinable
-  package init(
-    automatic label: String, lifetime: RowLifetime,
-    cachePolicy: (limit: Int, retention: Duration)?, typeIndex: Int32
-  ) {
-    id = Registry.makeDescriptorID()
+  package init(automatic behavior: KeylessDetails, typeIndex: Int32) {
     self.typeIndex = typeIndex
-    givenLabel = label
-    self.lifetime = lifetime
-    self.cachePolicy = cachePolicy
     initial = nil
     equality = nil
-    equalityOwner = nil
+    details = behavior
     isManual = false
   }
+
+  /// The label given at declaration; empty for the default one.
+  @inlinable package var givenLabel: String { details?.givenLabel ?? "" }
+  @inlinable package var lifetime: RowLifetime { details?.lifetime ?? .context }
+  @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
+    details?.cachePolicy
+  }
+  /// An automatic state's rows' behavior (`nil` for a manual state).
+  @inlinable package var behavior: RowBehavior? { isManual ? nil : details }
 
   /// The given label, or `Cog<Value>#id`: formatted here, on the error and debug paths,
   /// never at declaration (a formatted label over 15 UTF-8 bytes is a heap string, so eager
   /// formatting made declaring allocate once ids passed six digits).
-  @usableFromInline package var label: String {
-    givenLabel.isEmpty ? "Cog<\(Value.self)>#\(id)" : givenLabel
+  @usableFromInline package func label(id: Int32) -> String {
+    let given = givenLabel
+    return given.isEmpty ? "Cog<\(Value.self)>#\(id)" : given
   }
 
   /// Warm path of `StateName.names`.
   @MainActor @inlinable @inline(__always)
-  package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
+  package func names(_ candidate: Slot, in graph: Graph<Edges>, id: Int32) -> Bool {
     graph.rows.descriptor[candidate] == id
   }
 
-  /// The row in `graph`, made (with `owner` as its per-context record, running `behavior`
-  /// if the state is automatic) if it has none. `behavior` is the descriptor's, shared by
+  /// The row in `graph`, made (with `owner` as its per-context record, running `details`
+  /// if the state is automatic) if it has none. The behavior is the descriptor's, shared by
   /// every context: it holds nothing of any one of them. `cache` is the owner's
-  /// (`KeylessCache`, stored in the descriptor object).
+  /// (`KeylessCache`, stored in the descriptor object, with the descriptor's id).
   @MainActor @inlinable @inline(__always)
   package func resolve(
-    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner,
-    behavior: RowBehavior?
+    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
   ) -> Slot {
-    let s = graph.cachedKeylessSlot(id: id, cache: cache)
+    let s = graph.cachedKeylessSlot(id: cache.id, cache: cache)
     if _fastPath(!s.isNone) { return s }
-    return resolveSlow(in: graph, cache: cache, owner: owner, behavior: behavior)
+    return resolveSlow(in: graph, cache: cache, owner: owner)
   }
 
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
   @MainActor @inlinable @inline(never)
   package func resolveSlow(
-    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner,
-    behavior: RowBehavior?
+    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
   ) -> Slot {
+    let id = cache.id
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }
     let made = graph.makeKeylessRow(
-      id: id, typeIndex: typeIndex, initial: initial, owner: owner,
-      behavior: isManual ? nil : behavior, lifetime: lifetime)
+      id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
+      lifetime: lifetime)
     graph.remember(made, id: id, cache: cache)
     return made
   }
 
   @MainActor @inlinable
-  package func existing(in graph: Graph<Edges>) -> Slot { graph.slot(ofDescriptor: id) }
+  package func existing(in graph: Graph<Edges>, id: Int32) -> Slot {
+    graph.slot(ofDescriptor: id)
+  }
 }

@@ -11,9 +11,17 @@ package enum Registry {
   private static let nextContext = Atomic<Int>(1)
 
   /// A fresh context serial: identifies a graph in descriptor caches. Never reused, unlike the
-  /// graph's address, which a later graph may get.
+  /// graph's address, which a later graph may get. Within `Int32` (`KeylessCache` stores it
+  /// in 32 bits): a process that makes 2³¹ contexts stops here rather than confuse them.
   @usableFromInline package static func makeContextSerial() -> Int {
-    nextContext.add(1, ordering: .relaxed).oldValue
+    let serial = nextContext.add(1, ordering: .relaxed).oldValue
+    if serial > Int(Int32.max) { contextSerialsExhausted() }
+    return serial
+  }
+
+  @inline(never)
+  private static func contextSerialsExhausted() -> Never {
+    fatalError("Cog: more than \(Int32.max) contexts made in one process")
   }
   private static let typeIndices = Mutex<[ObjectIdentifier: Int32]>([:])
 

@@ -13,47 +13,21 @@ import Synchronization
 /// retain and a release of its context per call (../shared/research/floor.md, "Closure
 /// context retain per call"). The descriptor's per-context state keeps the object alive.
 ///
-/// Public and open only so that the public `Cog` can be its own row's behavior (one object
-/// per automatic cog besides its body's closure context: swift/0007-creation.md, "An
-/// automatic cog is its own behavior"); a public class needs a public superclass, and one in
-/// another module an open one. Apps can do nothing with it: every member is `package`,
-/// there is no public initializer, so no app subclass can be made, and no public API takes
-/// or returns it. Not generic over the edge store (a public superclass could not name the
-/// package's `EdgeStore`): `run` gets the graph as `AnyObject` and downcasts it unchecked
-/// (`Graph.unchecked(_:)`; the behavior is made for the one edge store its descriptor binds).
+/// Not generic over the edge store: `run` gets the graph as `AnyObject` and downcasts it
+/// unchecked (`Graph.unchecked(_:)`; the behavior is made for the one edge store its
+/// descriptor binds), so that one class serves every layout.
 ///
-/// Subclasses: `Cog` (the public binding's keyless descriptors), `TypedRowBehavior` (the
-/// layout binding's automatic rows), `ReactionRow` (a reaction's one object), and the plain
-/// object of the keyed and async descriptors. `run` is `final`, so calling it is a field load.
-open class _CogRowBehavior: @unchecked Sendable {
+/// Subclasses: `KeylessDetails` and `KeylessBehavior` (an automatic keyless descriptor's
+/// behavior), `ReactionRow` (a reaction's one object), and the plain object of the keyed and
+/// async descriptors. `run` is `final`, so calling it is a field load.
+@usableFromInline
+package class RowBehavior: @unchecked Sendable {
   /// Called with this object (borrowed), so that a behavior that keeps its data in a
-  /// subclass (`Cog`, `TypedRowBehavior`, `TypedReactionRow`) reaches it with no lookup and
-  /// no closure of its own around the call.
+  /// subclass (`KeylessBehavior`, `ReactionRow`) reaches it with no lookup and no closure of
+  /// its own around the call.
   @usableFromInline package final let run: RowRun
   @inlinable package init(run: @escaping RowRun) {
     self.run = run
-  }
-}
-
-/// The core's name for a row's behavior (`_CogRowBehavior`, public only for `Cog`).
-@usableFromInline
-package typealias RowBehavior = _CogRowBehavior
-
-/// An automatic row's behavior whose body is a `Body` held here rather than captured by `run`:
-/// `run` captures nothing, so the graph's call reaches it directly, where a capturing closure
-/// is entered through a partial-apply forwarder that unpacks its context (7 instructions per
-/// recompute, plus a 4-instruction merged thunk, on kairo/deep; impl/perf-notes.md). It also
-/// makes the row's behavior one allocation instead of two (the object and the closure's
-/// context).
-@usableFromInline
-package final class TypedRowBehavior<Body: Sendable>: RowBehavior, @unchecked Sendable {
-  @usableFromInline package let body: Body
-
-  /// `run` must capture nothing; it is handed this object (see `RowBehavior.run`). It finds
-  /// the row's value column by the row's `typeIndex` (`Graph.store(_:at:same:)`).
-  @inlinable package init(body: Body, run: @escaping RowRun) {
-    self.body = body
-    super.init(run: run)
   }
 }
 
@@ -190,16 +164,21 @@ package nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ bo
 /// graph code reads or writes the cache, so relaxed loads and stores (plain moves) suffice.
 @frozen @usableFromInline
 package struct KeylessCache: ~Copyable, Sendable {
-  /// The serial of the context the entry belongs to; 0: none.
-  @usableFromInline package let context: Atomic<Int>
+  /// The serial of the context the entry belongs to; 0: none (`Registry.makeContextSerial`
+  /// keeps serials within `Int32`).
+  @usableFromInline package let context: Atomic<Int32>
   @usableFromInline package let slot: Atomic<Int32>
-  /// How many contexts hold the descriptor (`RowOwner.contextHold`); in the padding after
-  /// `slot`, so the descriptor is no larger for it.
+  /// How many contexts hold the descriptor (`RowOwner.contextHold`).
   @usableFromInline package let holds: Atomic<Int32>
+  /// The descriptor's process-wide id (`Registry.makeDescriptorID`): here rather than in
+  /// `KeylessState`, so that the four 32-bit fields fill 16 bytes and a manual `Cog<Int>` is
+  /// one 64-byte object (`KeylessState`).
+  @usableFromInline package let id: Int32
   @inlinable package init() {
     context = Atomic(0)
     slot = Atomic(-1)
     holds = Atomic(0)
+    id = Registry.makeDescriptorID()
   }
 
   /// `RowOwner.contextHold` for a descriptor that keeps this cache.
@@ -208,12 +187,14 @@ package struct KeylessCache: ~Copyable, Sendable {
   }
 
   /// The entry's context serial (0: none).
-  @inlinable @inline(__always) package var contextSerial: Int { context.load(ordering: .relaxed) }
+  @inlinable @inline(__always) package var contextSerial: Int32 {
+    context.load(ordering: .relaxed)
+  }
   /// The entry's slot (meaningful only when `contextSerial` is the context's).
   @inlinable @inline(__always) package var slotRaw: Int32 { slot.load(ordering: .relaxed) }
 
   /// Makes `slot` of context `serial` the entry (main-actor graph code only).
-  @inlinable @inline(__always) package func set(context serial: Int, slot s: Int32) {
+  @inlinable @inline(__always) package func set(context serial: Int32, slot s: Int32) {
     context.store(serial, ordering: .relaxed)
     slot.store(s, ordering: .relaxed)
   }

@@ -29,7 +29,7 @@ struct DescriptorLabelTests {
     while Registry.makeDescriptorID() < 1_000_000 {}
   }
 
-  @Test("a default-labelled cog allocates what a labelled one does, after a million ids")
+  @Test("a default-labelled cog allocates no more than a labelled one, after a million ids")
   func manualCog() throws {
     makeIDsLong()
     var kept: [AnyObject] = []
@@ -39,7 +39,9 @@ struct DescriptorLabelTests {
     kept.append(Cog(0))
     let labelled = try bytes { kept.append(Cog(0, label: "x")) }
     let unlabelled = try bytes { kept.append(Cog(0)) }
-    #expect(unlabelled == labelled)
+    // A label is kept beside the cog (`KeylessDetails`); without one, the cog is one object.
+    #expect(unlabelled <= labelled)
+    #expect(unlabelled <= 64)
     let cog = kept.last as! Cog<Int>
     #expect(cog.label == "Cog<Int>#\(cog.id)")
     #expect(cog.id >= 1_000_000)

@@ -2,10 +2,10 @@ import Cog
 import CogCore
 import Testing
 
-/// An automatic cog is its own rows' behavior (issue 13: one object per automatic cog beside
-/// its body's closure context; swift/0007-creation.md). One cog serves every context, so the
-/// object must hold nothing of any one context, and the contexts keep it alive while they
-/// have its row.
+/// An automatic cog's rows run one behavior object, its details (`KeylessBehavior`; issue 23:
+/// the cog itself stays a 64-byte object; swift/0007-creation.md). One cog serves every
+/// context, so the behavior must hold nothing of any one context, and the contexts keep the
+/// cog, and so its behavior, alive while they have its row.
 @MainActor
 @Suite("Automatic cogs")
 struct AutomaticCogTests {
@@ -16,11 +16,11 @@ struct AutomaticCogTests {
     return cogs.graph.rows.behavior[s].object?.takeUnretainedValue()
   }
 
-  @Test("one automatic cog runs as its own behavior in two contexts, each with its own values")
+  @Test("one automatic cog's rows in two contexts run its one behavior, each with its own values")
   func twoContexts() throws {
     let source = Cog(1, label: "source")
     let doubled = Cog(label: "doubled") { c in c[source] * 2 }
-    let typed = BodyCog(label: "typed", body: PlusOne(of: doubled))
+    let typed = Cog(label: "typed", body: PlusOne(of: doubled))
     let first = Cogs()
     let second = Cogs()
     #expect(first[typed] == 3 && second[typed] == 3)
@@ -30,8 +30,8 @@ struct AutomaticCogTests {
     second.turn("write") { w in w[source] = 5 }
     #expect(first[typed] == 21 && second[typed] == 11)
     for cogs in [first, second] {
-      #expect(behavior(of: doubled, in: cogs) === doubled)
-      #expect(behavior(of: typed, in: cogs) === typed)
+      #expect(behavior(of: doubled, in: cogs) === doubled.state.details)
+      #expect(behavior(of: typed, in: cogs) === typed.state.details)
       #expect(behavior(of: source, in: cogs) == nil)
     }
   }
@@ -116,11 +116,11 @@ struct AutomaticCogTests {
     cogs.turn("write") { w in w[source] = 2 }
     #expect(cogs[p] == 0 && cogs[a] == 0)
     #expect(parityRuns == 1 && alwaysRuns == 2)
-    #expect(behavior(of: parity, in: cogs) === parity)
+    #expect(behavior(of: parity, in: cogs) === parity.state.details)
   }
 }
 
-/// A body of its own type (`BodyCog`, what the workbench's adapter declares).
+/// A body of its own type (`Cog.init(label:lifetime:body:)`, what the workbench's adapter declares).
 struct PlusOne: CogBody {
   let of: Cog<Int>
   @MainActor func run(_ c: CogContext<Int>) -> Int { c[of] + 1 }

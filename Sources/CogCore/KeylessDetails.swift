@@ -1,0 +1,62 @@
+/// What only some keyless descriptors need, kept out of the descriptor object so that a plain
+/// manual one stays at 64 bytes (`KeylessState`): its label, lifetime and cache policy, the
+/// equality object it owns, and, for an automatic one, the behavior its rows run (this object
+/// is that behavior: `KeylessBehavior`). A manual one with a label or an equality of its own
+/// gets a plain `KeylessDetails`, whose `run` is never called (its rows are sources).
+@usableFromInline
+package class KeylessDetails: RowBehavior, @unchecked Sendable {
+  /// The label given at declaration; empty for the default one.
+  @usableFromInline package let givenLabel: String
+  @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
+  /// A manual state's own equality, which the state calls unretained.
+  @usableFromInline package let equalityOwner: AnyObject?
+  @usableFromInline package let lifetime: RowLifetime
+
+  @inlinable
+  package init(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    equalityOwner: AnyObject?, run: @escaping RowRun
+  ) {
+    givenLabel = label
+    self.lifetime = lifetime
+    self.cachePolicy = cachePolicy
+    self.equalityOwner = equalityOwner
+    super.init(run: run)
+  }
+
+  /// A manual state's details (cold: only labeled states and ones with their own equality
+  /// have them).
+  @inline(never) @usableFromInline
+  package static func manual(label: String, equalityOwner: AnyObject?) -> KeylessDetails {
+    KeylessDetails(
+      label: label, lifetime: .context, cachePolicy: nil, equalityOwner: equalityOwner,
+      run: { _, _, _ in false })
+  }
+}
+
+/// An automatic keyless state's details and rows' behavior, with its body as a `Body` held
+/// here rather than captured by `run`: `run` captures nothing, so the graph's call reaches it
+/// directly (a capturing closure is entered through a partial-apply forwarder that unpacks
+/// its context), and the behavior is one allocation instead of two. `run` is handed this
+/// object and reaches `body` with an unchecked downcast.
+@usableFromInline
+package final class KeylessBehavior<Body: Sendable>: KeylessDetails, @unchecked Sendable {
+  @usableFromInline package let body: Body
+  /// Last: its `deinit` ends the teardown after `body` is released (`Teardown`).
+  @usableFromInline let teardown = TeardownHook()
+
+  /// `run` must capture nothing (see above). It finds the row's value column by the row's
+  /// `typeIndex` (`Graph.store(_:at:same:)`).
+  @inlinable
+  package init(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    body: Body, run: @escaping RowRun
+  ) {
+    self.body = body
+    super.init(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: nil, run: run)
+  }
+
+  // A body may hold other descriptors: their teardown is iterative (`Teardown`).
+  deinit { if Teardown.begin() { Teardown.keep(body) } }
+}

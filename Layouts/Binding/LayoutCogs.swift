@@ -2,8 +2,9 @@ import CogCore
 
 /// The workbench's binding of the core to any edge layout: the public API's surface, generic
 /// over the edge store, for the layout systems of `cog-bench` and the layout conformance and
-/// differential tests. Everything substantial is the core's (`Graph`, `KeylessState`,
-/// `KeyedBox`); these types name it, as `Sources/Cog` does for the default layouts.
+/// differential tests. Everything substantial is the core's (`Graph`, `KeylessState`) or the
+/// reference layouts' (their boxes, `ReferenceLayout`); these types name it, as `Sources/Cog`
+/// does for the default layouts.
 @MainActor
 @usableFromInline package final class LayoutCogs<Edges: EdgeStore> {
   @usableFromInline package let graph: Graph<Edges>

@@ -183,7 +183,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   // MARK: Submitting (from the body's run)
 
   /// The body returned `work` (its inputs changed, or it ran for the first time): apply the
-  /// policy. Returns whether the status changed.
+  /// policy.
   @inlinable func submit(_ work: AsyncWork<Value>) {
     switch spec.policy {
     case .latest:

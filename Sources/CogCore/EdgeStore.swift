@@ -82,7 +82,9 @@ package protocol EdgePosition: Equatable {
   var isNone: Bool { get }
 }
 
-/// The edge entries a layout's store holds before it first grows, in every layout. A store's
+/// The edge entries a layout's store holds before it first grows, in the layouts that keep
+/// every edge in a pool or column (`InlineOverflow` starts its overflow pool at 16: its first
+/// edges live in the row's record). A store's
 /// per-row columns (heads, records) take the context's row reservation; its edges, whose
 /// number a row count does not tell, start here and double.
 @inlinable package var initialEdgeCapacity: Int { 64 }

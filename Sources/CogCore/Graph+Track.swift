@@ -40,14 +40,6 @@ extension Graph {
     return true
   }
 
-  /// The running body's candidate (see `EdgeStore.candidate`): the row it read at this point
-  /// last run, or `.none`. `.none` outside any body.
-  @inlinable @inline(__always)
-  package func candidate() -> Slot {
-    if activeSub.isNone { return .none }
-    return edges.candidate(run)
-  }
-
   /// `read`'s stale candidate (see `readStaleCandidate`): refreshes `d` and says whether the
   /// fast path may go on (false on a cycle, which the general path then notes and serves).
   /// Generic over the layout only, so that the refresh is not copied into every value type's

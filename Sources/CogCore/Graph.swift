@@ -11,9 +11,10 @@ import CCogStack
 /// `swift_beginAccess` per column access in the client's specialized code). The graph is
 /// confined to the main actor and never hands out overlapping accesses to a column.
 ///
-/// The stored state is grouped (`rows`, `edges`, `work`, `track`, `maps`, `turns`): each
-/// group has one accessor here, and adding a column is a line in its group (declaration) plus
-/// its entry in the group's `init` and `free`.
+/// The stored state is grouped (`rows`, `edges`, `work`, `track`, `maps`, `turns`), each with
+/// one accessor here. Adding a row column touches six places in `RowColumns`: its declaration,
+/// `init`, `free`, `appendRow`, the hand-summed `bytesPerRow`, and the store in
+/// `Graph.allocateRow` (`RowColumnsTests` checks `bytesPerRow` against the columns).
 @MainActor @usableFromInline
 package final class Graph<Edges: EdgeStore> {
   /// The hot groups (`rows`, `edges`, `work`, `track`) behind one pointer, reached through
@@ -133,15 +134,6 @@ package final class Graph<Edges: EdgeStore> {
   @inlinable package nonisolated static func continuousClock() -> () -> Duration {
     let origin = ContinuousClock.now
     return { ContinuousClock.now - origin }
-  }
-
-  /// Whether `COG_INTERNAL_CHECKS` was compiled in (the benchmark runner refuses such builds).
-  @inlinable package nonisolated static var isConsistencyCheckingEnabled: Bool {
-    #if COG_INTERNAL_CHECKS
-      true
-    #else
-      false
-    #endif
   }
 
   /// The graph a row's `run` is handed (`RowRun` erases it, so that `RowBehavior` need not be
@@ -308,9 +300,9 @@ package struct RowColumns<Edges: EdgeStore> {
 /// Reused buffers: reserved once, a steady turn never grows them.
 @usableFromInline
 package struct WorkBuffers<Edges: EdgeStore> {
-  /// The pull's explicit stack: rows being checked, each with the dependency it resumes at.
   @usableFromInline package init() {}
 
+  /// The pull's explicit stack: rows being checked, each with the dependency it resumes at.
   @usableFromInline package var pullStack = RawColumn<PullFrame<Edges.DepPosition>>(capacity: 64)
   /// The push's explicit stack: the next subscriber position of each level below the top.
   @usableFromInline package var pushStack = RawColumn<PushFrame<Edges.SubPosition>>(capacity: 64)

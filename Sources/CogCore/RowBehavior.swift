@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// The graph stores `Unmanaged<RowBehavior>` in a column and calls through
 /// `_withUnsafeGuaranteedRef`: loading a closure from storage and calling it otherwise costs a
-/// retain and a release of its context per call (../shared/research/floor.md, "Closure
-/// context retain per call"). The descriptor's per-context state keeps the object alive.
+/// retain and a release of its context per call. Lifetime: the context's owner record keeps
+/// the descriptor, and so its behavior, alive while the row exists (`OwnerRef`).
 ///
 /// Not generic over the edge store: `run` gets the graph as `AnyObject` and downcasts it
 /// unchecked (`Graph.unchecked(_:)`; the behavior is made for the one edge store its

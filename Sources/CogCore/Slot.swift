@@ -10,7 +10,8 @@ package struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
     self.raw = Int32(truncatingIfNeeded: raw)
   }
 
-  /// "No row". `-1` so that a freshly grown `slotOf` column filled with `-1` means "absent".
+  /// "No row": any negative raw value (`isNone`), so that a column of slots filled with `-1`
+  /// (`RowColumns.appendRow`'s `runParent`) reads as "no row".
   @inlinable package static var none: Slot { Slot(Int32(-1)) }
 
   @inlinable @inline(__always) package var isNone: Bool { raw < 0 }

@@ -1,4 +1,4 @@
-import Cog
+@_spi(Testing) import Cog
 import CogBenchCases
 import CogCore
 
@@ -29,7 +29,11 @@ public final class CogSystem: ReactiveSystem {
   /// Owns the descriptors behind the handles (handles are unretained).
   public let handles = HandleKeeper()
 
-  public init() { graph = cogs.graph }
+  public init() {
+    graph = cogs.graph
+    // Dropped descriptors go in `collect()`, untimed (as JS leaves them to its collector).
+    cogs.sweepsDroppedAfterFlush = false
+  }
 
   @inlinable
   public func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {

@@ -28,7 +28,10 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   /// Owns the descriptors behind the handles (handles are unretained).
   package let handles = HandleKeeper()
 
-  package init() {}
+  package init() {
+    // Dropped descriptors go in `collect()`, untimed (as JS leaves them to its collector).
+    cogs.graph.maps.sweepsAfterFlush = false
+  }
 
   @inlinable
   package func signal<T: Equatable>(_ initial: T) -> SignalHandle<T> {

@@ -182,11 +182,20 @@ public final class Cogs {
 extension Cogs {
   /// Releases now the rows of every cog and box the app has dropped (no reference to it is
   /// left outside the contexts), and of those they alone kept (swift/SEMANTICS.md §17, "When
-  /// a row dies"): call it after dropping descriptors, e.g. when a document or screen closes.
-  /// A row that something still observes (a subscriber, an export, a lease) stays until it is
-  /// unobserved and a later call finds it. Outside turns and bodies only; elsewhere it does
-  /// nothing.
+  /// a row dies"). A flush does the same on its own once the descriptors used in this context
+  /// since the last sweep reach a quarter of all it holds; call this to release them now,
+  /// e.g. when a document or screen closes. A row that something still observes (a
+  /// subscriber, an export, a lease) stays until it is unobserved and a later sweep finds it.
+  /// Outside turns and bodies only; elsewhere it does nothing (a later flush sweeps).
   public func releaseDropped() { graph.sweepDropped() }
+
+  /// Whether a flush releases dropped descriptors' rows on its own once enough descriptors
+  /// were used since the last sweep (default `true`). The benchmark adapters turn it off and
+  /// call `releaseDropped()` where the JS ports leave garbage to their collector, untimed.
+  @_spi(Testing) public var sweepsDroppedAfterFlush: Bool {
+    get { graph.maps.sweepsAfterFlush }
+    set { graph.maps.sweepsAfterFlush = newValue }
+  }
 
   /// Releases the row of keyed state `ref` now if nothing observes it (no subscriber, no
   /// lease), whatever its lifetime: for apps that know a key is gone. Returns whether a row

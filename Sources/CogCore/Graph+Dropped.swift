@@ -5,23 +5,35 @@
 /// finds such descriptors and releases their unobserved rows, then gives the holds back, and
 /// the descriptor goes.
 ///
-/// Sweeps run when the app asks (`Cogs.releaseDropped()`), with the graph idle. A sweep walks
-/// every owner. An automatic sweep after a flush (once the owners registered since the last
-/// sweep reached a quarter of all) was built and measured, and taken out: it ran inside the
-/// benchmarks' steady iterations (`cellx/1000`: +13.6% instructions and a retain per owner),
-/// see swift/0008-descriptor-lifetime.md.
+/// Sweeps run only when the graph is idle: after a flush once enough owners were registered
+/// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
+/// every owner, so "enough" is a quarter of them: sweeping then costs O(1) per registered
+/// owner, amortized, and a flush that registered none pays one comparison. A context can turn
+/// the automatic sweep off (`ContextMaps.sweepsAfterFlush`; the benchmark adapters do, and
+/// sweep untimed: swift/0008-descriptor-lifetime.md).
 ///
 /// Releasing a row unlinks its dependencies; those whose descriptors were held only by the
 /// released descriptor's body are dropped in turn, and the collector releases them in the same
 /// loop (`collectSlow`, while `sweeping`). A chain of a million automatic cogs therefore goes
 /// row by row, iteratively: the graph gives each descriptor its last release itself.
 extension Graph {
+  /// After a flush: sweeps when the owners registered since the last sweep reach a quarter
+  /// of all owners.
+  @inlinable @inline(__always)
+  package func sweepIfDue() {
+    let added = maps.ownersAddedSinceSweep
+    if _fastPath(added == 0) { return }
+    if added &* 4 < maps.owners.count || !maps.sweepsAfterFlush { return }
+    sweepDropped()
+  }
+
   /// Releases the unobserved rows of every dropped descriptor, and of those it held in turn.
   /// Runs when the graph is idle and outside turns (a call from a body or a turn does
-  /// nothing).
+  /// nothing: the next due flush sweeps).
   @inline(never) @inlinable
   package func sweepDropped() {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
+    maps.ownersAddedSinceSweep = 0
     var dropped: [Int32] = []
     for (key, ref) in maps.owners where ownerIsDropped(ref) { dropped.append(key.id) }
     if dropped.isEmpty { return }

@@ -41,7 +41,11 @@ extension Graph {
   /// Registers `owner` as the per-context record of descriptor `id` (cold), holding it.
   @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
     let made = OwnerRef(holding: owner)
-    if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) { old.release() }
+    if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) {
+      old.release()
+    } else {
+      maps.ownersAddedSinceSweep &+= 1
+    }
   }
 
   /// Forgets the per-context record of descriptor `id` (its rows here are gone), releasing

@@ -85,6 +85,7 @@ extension Graph {
     turns.isFlushing = false
     collect()
     expireCache()
+    sweepIfDue()
     checkInvariants()
     if _slowPath(isFailing) { reportCycle() }
   }

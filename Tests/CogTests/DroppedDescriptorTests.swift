@@ -27,6 +27,49 @@ struct DroppedDescriptorTests {
     #expect(cogs[source] == 2)
   }
 
+  @Test("100,000 dropped temporaries leave no rows after the next flush, with no call")
+  func droppedTemporariesGoAtTheNextFlush() {
+    let source = Cog(1, label: "source")
+    let cogs = Cogs()
+    #expect(cogs[source] == 1)
+    let before = cogs.liveRowCount
+    for i in 0..<100_000 {
+      let temporary = Cog { c in c[source] &+ i }
+      #expect(cogs[temporary] == 1 &+ i)
+    }
+    #expect(cogs.liveRowCount == before + 100_000)
+    cogs.turn("after") { w in w[source] = 2 }
+    #expect(cogs.liveRowCount == before)
+    #expect(cogs.registeredOwnerCount == 1)  // source
+    #expect(cogs[source] == 2)
+  }
+
+  @Test("a flush sweeps only once a quarter of the owners are new; off, only releaseDropped")
+  func automaticSweepIsAmortized() {
+    let source = Cog(1, label: "source")
+    let kept = (0..<100).map { i in Cog { c in c[source] &+ i } }
+    let cogs = Cogs()
+    for k in kept { _ = cogs[k] }
+    cogs.turn("first") { w in w[source] = 2 }  // 101 new owners: a sweep, nothing dropped
+    do {
+      let few = (0..<10).map { i in Cog { c in c[source] &- i } }
+      for f in few { _ = cogs[f] }
+    }
+    cogs.turn("few") { w in w[source] = 3 }  // 10 new of 111: not due
+    #expect(cogs.liveRowCount == 1 + 100 + 10)
+    cogs.sweepsDroppedAfterFlush = false
+    do {
+      let many = (0..<200).map { i in Cog { c in c[source] &* i } }
+      for m in many { _ = cogs[m] }
+    }
+    cogs.turn("many, off") { w in w[source] = 4 }
+    #expect(cogs.liveRowCount == 1 + 100 + 210)
+    cogs.sweepsDroppedAfterFlush = true
+    cogs.turn("many, on") { w in w[source] = 5 }  // 210 new of 311: due
+    #expect(cogs.liveRowCount == 1 + 100)
+    #expect(kept.allSatisfy { cogs[$0] > 0 })
+  }
+
   @Test("dropped manual cogs and keyed boxes go too; what the app still names stays")
   func droppedManualAndKeyed() {
     let kept = Cog(5, label: "kept")

@@ -22,11 +22,13 @@ struct CogBench {
       thresholds update    write the thresholds file from a result file
       same-counts A B      check that two results counted exactly the same
       gate-power           the gate's false alarms (A/A) and injected regressions caught
+      memory               resident memory across samples (flat once warm?), descriptor bytes
       render               impl/perf.md, impl/perf-history.md and SVG charts from result files
                            (--add FILE: a new run joins Results/runs/ and the record)
       calibrate            known workloads that must give exact counts (release builds)
 
-    exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check),
+    exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check;
+    memory: a series not flat),
     3 a run kept out of the record: it lacks counters the record has (render --add),
     4 improvements only (check)
     """
@@ -48,6 +50,8 @@ struct CogBench {
       case "profile": code = try ProfileCommand.main(arguments)
       case "attribute": code = try AttributeCommand.main(arguments)
       case "gate-power": code = try GatePowerCommand.main(arguments)
+      case "memory": code = try MemoryCommand.main(arguments)
+      case "__memory": code = try MemoryCommand.child(arguments)
       case "check": code = try CheckCommand.main(arguments)
       case "thresholds": code = try ThresholdsCommand.main(arguments)
       case "same-counts": code = try SameCountsCommand.main(arguments)

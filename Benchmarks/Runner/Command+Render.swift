@@ -27,6 +27,8 @@ enum RenderCommand {
       --gate-power-dir  where `cog-bench gate-power` writes (default Results/gate-power): the
                   newest file there is the record's "Gate power" (false alarms of the same
                   binary, injected regressions caught)
+      --memory-dir  where `cog-bench memory` writes (default Results/memory): the newest
+                  file there is the record's "Memory across samples"
       --charts    impl/charts: one SVG bar chart per family
       --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
                   result file there is the record's "M6 comparison" section (the layout
@@ -53,7 +55,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
-        "thresholds-dir", "gate-power-dir",
+        "thresholds-dir", "gate-power-dir", "memory-dir",
       ],
       flagOptions: ["force"])
     if a.has("help") {
@@ -69,6 +71,7 @@ enum RenderCommand {
     let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
     let thresholdsDir = a["thresholds-dir"] ?? "Results/thresholds"
     let gatePower = try GatePowerFile.newest(in: a["gate-power-dir"] ?? "Results/gate-power")
+    let memory = try MemoryFile.newest(in: a["memory-dir"] ?? "Results/memory")
     if a.has("force") && a["add"] == nil { throw BenchError("--force goes with --add") }
     if a["add"] != nil && !a.positionals.isEmpty {
       throw BenchError("--add renders --results-dir; it takes no RESULT arguments")
@@ -91,7 +94,8 @@ enum RenderCommand {
     do {
       try render(
         files, out: out, historyPath: historyPath, chartsDir: chartsDir, notesPath: notesPath,
-        profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir, gatePower: gatePower)
+        profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir, gatePower: gatePower,
+        memory: memory)
     } catch {
       // The added run is not left behind in the record's home without its record.
       if let added { unlink(added) }
@@ -153,7 +157,8 @@ enum RenderCommand {
   static func render(
     _ files: [(String, ResultFile)], out: String, historyPath: String, chartsDir: String,
     notesPath: String, profilesDir: String, m6: (String, ResultFile)?,
-    thresholdsDir: String = "Results/thresholds", gatePower: (String, GatePowerFile)? = nil
+    thresholdsDir: String = "Results/thresholds", gatePower: (String, GatePowerFile)? = nil,
+    memory: (String, MemoryFile)? = nil
   ) throws {
     if files.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
     let current = currentRecords(files)
@@ -183,7 +188,7 @@ enum RenderCommand {
     let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
       current: ordered, profiles: profiles, m6: m6, previous: previous, all: files,
-      tolerances: tolerances, gatePower: gatePower, notes: notes,
+      tolerances: tolerances, gatePower: gatePower, memory: memory, notes: notes,
       notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     // Charts of an earlier record (another family, metric or size) go with the old directory.

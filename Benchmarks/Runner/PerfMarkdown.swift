@@ -10,7 +10,7 @@ enum PerfMarkdown {
     current: [(String, ResultFile)], profiles: [String: ProfileFile],
     m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [],
     all: [(String, ResultFile)] = [], tolerances: [CaseSize: ThresholdFile] = [:],
-    gatePower: (String, GatePowerFile)? = nil,
+    gatePower: (String, GatePowerFile)? = nil, memory: (String, MemoryFile)? = nil,
     notes: String?, notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
   ) -> String {
     var md: [String] = [header, "", "# Cog performance record", ""]
@@ -66,6 +66,7 @@ enum PerfMarkdown {
     md.append(contentsOf: growthSection(current))
     md.append(contentsOf: stateGraphModelSection(current))
     md.append(contentsOf: layoutSection(current, profiles: profiles))
+    md.append(contentsOf: memorySection(memory))
     md.append(contentsOf: m6Section(m6, chartsRelative: chartsRelative, charts: &charts))
 
     for (_, file) in current {

@@ -1,4 +1,9 @@
+import Cog
 import CogCore
+
+#if canImport(ObjectiveC)
+  import ObjectiveC
+#endif
 
 /// What a `cog*` system's storage costs per row and per edge, read from the structures the
 /// core and its edge store report (`RowColumns.bytesPerRow`, `EdgeStore.reservedBytes`),
@@ -76,5 +81,32 @@ package enum StorageProbe {
     store.free()
     orphaned.free()
     return bytes
+  }
+}
+
+extension StorageProbe {
+  /// The bytes of `cog`'s descriptor objects for an `Int` state: a manual `Cog`, and an
+  /// automatic one with its behavior object (its body's closure context excluded: it depends
+  /// on the captures). Instance sizes from the class metadata, as the runtime allocates them.
+  package static func cogDescriptorBytes() -> (manual: Int, automatic: Int) {
+    let source = Cog(0)
+    let automatic = Cog { c in c[source] }
+    return (
+      instanceSize(of: source),
+      instanceSize(of: automatic) + instanceSize(of: automatic.state.details!)
+    )
+  }
+
+  /// The instance size the Swift runtime allocates for `object`'s class: on platforms without
+  /// Objective-C interoperation the class metadata holds it at byte 24 (`TargetClassMetadata`:
+  /// kind, superclass, flags, instance address point, instance size).
+  package static func instanceSize(of object: AnyObject) -> Int {
+    #if canImport(ObjectiveC)
+      return class_getInstanceSize(type(of: object))
+    #else
+      // Safety: class metadata outlives the process's use of it; the field is a UInt32.
+      let metadata = unsafeBitCast(type(of: object) as AnyClass, to: UnsafeRawPointer.self)
+      return Int(metadata.load(fromByteOffset: 24, as: UInt32.self))
+    #endif
   }
 }

@@ -1,0 +1,123 @@
+import CogBenchCases
+import CogBenchSystems
+import Foundation
+
+/// `cog-bench memory`: resident memory across the samples of a case, as the time phase runs
+/// them (`beforeSample`, which drops the last sample's state, then the sample's iterations),
+/// each case × system in a child process of its own so that no other case's memory is in it.
+@MainActor
+enum MemoryCommand {
+  static let help = """
+    usage: cog-bench memory [--cases LIST] [--systems LIST] [--size quick|full]
+                            [--samples N] [--warmup N] [--output-dir DIR] [--allow-debug]
+
+    Measures the process's resident memory (RSS, /proc/self/statm) after every sample of
+    each case (default \(defaultCases.joined(separator: ","))) on each system (default
+    cog), N samples (default 24) at the given size (default full), one child process per
+    case × system. A series is flat when, after the first --warmup samples (default 4),
+    no sample is more than \(fixed(tolerance, 0))% away from the first warm one. Also records the
+    bytes of Cog's descriptor objects (a manual Cog<Int>; an automatic one with its behavior).
+    Writes DIR/<date>-<size>-<commit>[-dirty].json (default DIR Results/memory), which
+    `cog-bench render` shows as the record's "Memory across samples". Linux only.
+    Exit: 0 measured and every series flat, 2 a series not flat, 1 error.
+    """
+
+  static let defaultCases = [
+    "sbench/createSignals", "sbench/createComputations/create1to1", "cellx/1000", "cellx/5000",
+  ]
+  static let tolerance = 5.0
+
+  static func main(_ arguments: [String]) throws -> ExitCode {
+    let a = try Arguments(
+      arguments, valueOptions: ["cases", "systems", "size", "samples", "warmup", "output-dir"],
+      flagOptions: ["allow-debug"])
+    if a.has("help") {
+      print(help)
+      return .ok
+    }
+    let cases = try Selection.cases(a["cases"] ?? defaultCases.joined(separator: ","))
+    let systems = try Selection.systems(a["systems"] ?? SystemCatalog.referenceID)
+    let size = try a["size"].map { try Selection.size($0) } ?? .full
+    let samples = try a.int("samples", default: 24, min: 2)
+    let warmup = try a.int("warmup", default: 4, min: 0)
+    if warmup + 2 > samples {
+      throw BenchError("--samples \(samples) leaves fewer than two samples after --warmup \(warmup)")
+    }
+    try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
+    _ = try MemoryFile.residentBytes()
+    let me = CallgrindRun.selfPath()
+    let date = Date()
+    var series: [MemoryFile.Series] = []
+    let pairs = cases.flatMap { c in systems.map { (c, $0) } }
+    for (k, (c, s)) in pairs.enumerated() {
+      note("[memory \(k + 1)/\(pairs.count)] \(c.id)@\(s.id)")
+      guard
+        let o = Shell.run(
+          me, ["__memory", c.id, s.id, size.rawValue, String(samples)],
+          environment: ProcessInfo.processInfo.environment)
+      else { throw BenchError("cannot start \(me)") }
+      if o.status == 3 { continue }  // not applicable to this system
+      guard o.status == 0, let data = o.stdout.data(using: .utf8),
+        let one = try? JSONDecoder().decode(MemoryFile.Series.self, from: data)
+      else {
+        throw BenchError(
+          "the memory process of \(c.id)@\(s.id) failed (exit \(o.status)): "
+            + o.stderr.split(separator: "\n").suffix(2).joined(separator: " / "))
+      }
+      series.append(one)
+    }
+    if series.isEmpty { throw BenchError("no selected case applies to the selected systems") }
+
+    let env = RunEnvironment.current(allocationSource: .interposer)
+    let sizes = StorageProbe.cogDescriptorBytes()
+    let result = MemoryFile(
+      schema: MemoryFile.currentSchema, date: isoDate(date), size: size,
+      commit: env.git.commit, dirty: env.git.dirty, toolchain: env.toolchain,
+      configuration: BuildFacts.configuration,
+      machine: "\(env.machine.cpuModel), \(env.machine.cores) cores, \(env.machine.kernel)",
+      warmupSamples: warmup, tolerancePercent: tolerance,
+      descriptors: MemoryFile.DescriptorBytes(
+        manualCog: sizes.manual, automaticCog: sizes.automatic),
+      series: series)
+    var data = try ResultFile.encoder().encode(result)
+    data.append(0x0A)
+    let path = try FileOutput.writeNew(
+      data, directory: a["output-dir"] ?? "Results/memory",
+      base: "\(fileDate(date))-\(size.rawValue)-\(env.git.commit.prefix(10))"
+        + (env.git.dirty ? "-dirty" : ""), ext: "json")
+    for line in PerfMarkdown.memorySection((path, result)).dropFirst(2) { print(line) }
+    print("wrote \(path)")
+    let flat = series.allSatisfy { ($0.drift(warmup: warmup) ?? 0) <= tolerance }
+    return flat ? .ok : .regression
+  }
+
+  /// The `__memory` child: `<case> <system> <size> <samples>`; prints the series as JSON.
+  /// Exit 3 when the system cannot express the case.
+  static func child(_ arguments: [String]) throws -> ExitCode {
+    guard arguments.count == 4, let samples = Int(arguments[3]),
+      let c = CaseRegistry.all.info(for: arguments[0]),
+      let s = SystemCatalog.entry(arguments[1]),
+      let size = CaseSize(rawValue: arguments[2])
+    else { throw BenchError("__memory takes <case> <system> <size> <samples>") }
+    let measurer = Measurer(
+      plan: MeasurePlan(
+        cases: [c], systems: [s], size: size, samples: samples, warmupSamples: 0,
+        metrics: []))
+    guard let p = measurer.prepare(c, s) else { return .notRecorded }
+    var resident: [Int] = []
+    for _ in 0..<samples {
+      p.case.beforeSample?()
+      runIterations(p.case.iterate, p.case.iterationsPerSample)
+      resident.append(try MemoryFile.residentBytes())
+    }
+    measurer.finish(c, s, p, phase: "memory")
+    if p.checks.failureCount > 0 {
+      throw BenchError("\(c.id)@\(s.id): \(p.checks.failureCount) check(s) failed")
+    }
+    let one = MemoryFile.Series(
+      caseID: c.id, system: s.id, iterationsPerSample: p.case.iterationsPerSample,
+      residentBytes: resident)
+    FileHandle.standardOutput.write(try JSONEncoder().encode(one))
+    return .ok
+  }
+}

@@ -1,0 +1,97 @@
+import CogBenchCases
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `cog-bench memory` measured: the process's resident memory after each sample of a
+/// case, each case × system in a process of its own, and the bytes of Cog's descriptor
+/// objects. Versioned JSON, written to `Results/memory/`; the record's "Memory across
+/// samples" renders the newest.
+struct MemoryFile: Codable {
+  static let currentSchema = 1
+  var schema: Int
+  var date: String
+  var size: CaseSize
+  var commit: String
+  var dirty: Bool
+  var toolchain: String
+  var configuration: String
+  var machine: String
+  /// Samples before the series counts as warm (`flat` compares against the first warm one).
+  var warmupSamples: Int
+  /// The largest change allowed once warm, in percent (issue 23: 5).
+  var tolerancePercent: Double
+  var descriptors: DescriptorBytes
+  var series: [Series]
+
+  /// Bytes of one descriptor object of `cog` (`Cog<Int>`), from the class metadata.
+  struct DescriptorBytes: Codable {
+    var manualCog: Int
+    /// An automatic cog: the `Cog` and its behavior object (its body's closure context,
+    /// which depends on what the closure captures, excluded).
+    var automaticCog: Int
+  }
+
+  /// Resident bytes after each sample of one case on one system.
+  struct Series: Codable {
+    var caseID: String
+    var system: String
+    var iterationsPerSample: Int
+    var residentBytes: [Int]
+
+    /// The largest change from the first warm sample over the later ones, in percent; nil
+    /// when there are not two warm samples.
+    func drift(warmup: Int) -> Double? {
+      guard residentBytes.count > warmup + 1, warmup >= 0 else { return nil }
+      let base = Double(residentBytes[warmup])
+      guard base > 0 else { return nil }
+      return residentBytes[(warmup + 1)...].map { abs(Double($0) - base) * 100 / base }.max()
+    }
+  }
+
+  static func read(_ path: String) throws -> MemoryFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw BenchError("cannot read memory file \(path)")
+    }
+    let file: MemoryFile
+    do {
+      file = try JSONDecoder().decode(MemoryFile.self, from: data)
+    } catch {
+      throw BenchError("\(path) is a corrupt memory file (\(oneLine(error)))")
+    }
+    guard file.schema == currentSchema else {
+      throw BenchError("\(path) has schema \(file.schema); this cog-bench reads \(currentSchema)")
+    }
+    return file
+  }
+
+  /// The newest file in `dir` by date, or nil when there is none.
+  static func newest(in dir: String) throws -> (String, MemoryFile)? {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    var newest: (String, MemoryFile)?
+    for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+      let path = "\(dir)/\(name)"
+      let file = try read(path)
+      if let n = newest, (n.1.date, n.0) >= (file.date, path) { continue }
+      newest = (path, file)
+    }
+    return newest
+  }
+
+  /// This process's resident set in bytes (`/proc/self/statm`); an error where there is none,
+  /// never a 0.
+  static func residentBytes() throws -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+      let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else {
+      throw BenchError("cannot read /proc/self/statm: resident memory is measured on Linux only")
+    }
+    #if canImport(Glibc)
+      return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+      return pages * 4096
+    #endif
+  }
+}

@@ -41,7 +41,8 @@ enum MemoryCommand {
     let samples = try a.int("samples", default: 24, min: 2)
     let warmup = try a.int("warmup", default: 4, min: 0)
     if warmup + 2 > samples {
-      throw BenchError("--samples \(samples) leaves fewer than two samples after --warmup \(warmup)")
+      throw BenchError(
+        "--samples \(samples) leaves fewer than two samples after --warmup \(warmup)")
     }
     try CogBench.requireMeasurableBuild(allowDebug: a.has("allow-debug"))
     _ = try MemoryFile.residentBytes()

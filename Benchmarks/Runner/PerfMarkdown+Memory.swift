@@ -29,7 +29,8 @@ extension PerfMarkdown {
         + "warm | flat |")
     md.append("|---|---|---:|---:|---:|---:|---|")
     for s in f.series {
-      let warm = s.residentBytes.indices.contains(f.warmupSamples)
+      let warm =
+        s.residentBytes.indices.contains(f.warmupSamples)
         ? s.residentBytes[f.warmupSamples] : nil
       let drift = s.drift(warmup: f.warmupSamples)
       md.append(

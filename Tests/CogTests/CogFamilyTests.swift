@@ -121,6 +121,9 @@ struct CogFamilyTests {
     cogs.turn("other") { w in w[kept[8]] = 80 }
     #expect(cogs[kept[7]] == 70 && cogs[kept[8]] == 80)
     #expect(cogs[kept[9]] == 1)
+    // Evicted, a row comes back with its initial value.
+    #expect(cogs.evict(kept[8]))
+    #expect(!cogs.hasRow(kept[8]) && cogs[kept[8]] == 1)
     // Contexts are independent: another one starts from the initial values.
     let other = Cogs()
     #expect(other[kept[7]] == 1)
@@ -211,7 +214,11 @@ struct CogFamilyTests {
     #expect(cogs[cached[1]] == 1)
     reaction.cancel()
     #expect(cogs[cached[2]] == 200)  // kept, now for its retention
-    clock.advance(by: .seconds(61))
+    clock.advance(by: .seconds(30))
+    // A write, like a read, does not renew the retention of a cached row.
+    cogs.turn("write cached") { w in w[cached[2]] = 201 }
+    #expect(cogs[cached[2]] == 201)
+    clock.advance(by: .seconds(31))
     cogs.turn("tick") { w in w[tick] = 2 }
     #expect(!cogs.hasRow(cached[2]))
     #expect(cogs[cached[2]] == 2)

@@ -4,13 +4,14 @@ import CogKeySupport
 /// A writable keyed family in the inline reference layout (`CogFamily`): an inline box whose
 /// rows are manual states, each made with the family's initial value for its key. References
 /// are a box's (`InlineKeyName`), so reads, lifetimes, release and dropping go through the
-/// box's paths; only the rows' kind and their making differ.
+/// box's paths; only the rows' kind and their making differ. Sendable as a box is: nothing
+/// changes after `init`, and rows are reached on the main actor only.
 @usableFromInline
 package class InlineFamilyBase<Value, Edges: EdgeStore>: InlineBoxBase<Value, Edges>,
   @unchecked Sendable
 {
-  /// The rows' equality for writes, called unretained (`nil`: every write changes);
-  /// `equalityOwner` keeps a custom one alive (the registry keeps the shared `==`).
+  /// The rows' equality for writes (`nil`: every write changes). Unretained, and safe so:
+  /// the registry keeps the shared `==` for the process, `equalityOwner` a custom one.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
   @usableFromInline let equalityOwner: SourceEquality<Value>?
 
@@ -29,14 +30,15 @@ package class InlineFamilyBase<Value, Edges: EdgeStore>: InlineBoxBase<Value, Ed
   }
 }
 
-/// What a keyed state's behavior is for a family, whose rows are sources and never run (the
-/// row's behavior column is `nil`; `KeyedState` wants one).
+/// A family's `KeyedState.behavior`, which its rows never run: they are sources (their
+/// behavior column is `nil`), and `KeyedState` holds one for every keyed descriptor.
 @usableFromInline
 package let manualRowBehavior = RowBehavior(run: { _, _, _ -> Bool in
   fatalError("Cog: a family's row is manual and has no body to run")
 })
 
-/// A writable family over keys of type `Key`.
+/// A writable family over keys of type `Key` (Sendable as its base is; `initial` is called on
+/// the main actor only).
 @usableFromInline
 package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
   InlineFamilyBase<Value, Edges>, @unchecked Sendable

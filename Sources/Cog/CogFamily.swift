@@ -13,6 +13,8 @@ import CogInlineKey
 /// like a manual cog. A context makes a key's row on first use (a read or a write) with
 /// `initial(key)`; rows live by the family's lifetime, as a keyed box's do, and one made again
 /// starts from `initial(key)`. A dropped family's rows go at `Cogs.releaseDropped()`.
+///
+/// Sendable as `CogBox` is: nothing changes after `init`, and `initial` runs on the main actor.
 public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   @usableFromInline let core: InlineFamily<Key, Value, SharedEdgePool>
   public let lifetime: CogLifetime
@@ -44,9 +46,6 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
       equality: owner.map { Unmanaged.passUnretained($0) }, equalityOwner: owner,
       initial: initial)
   }
-
-  /// The descriptor's process-wide id (for the workbench and tests).
-  package var id: Int32 { core.state.id }
 
   /// The family's label (given, or `CogFamily<Key, Value>#id`).
   public var label: String { core.label }

@@ -2,6 +2,9 @@ import Testing
 
 @_spi(Testing) @testable import Cog
 
+/// Declared as the README declares descriptors: a global.
+let globalDraftCogs = CogFamily(label: "globalDraft") { (id: Int) in "draft \(id)" }
+
 /// Writable keyed families (`CogFamily`, issue 23): rows are manual states made with the
 /// family's initial value for their key, written in turns like a manual cog, read like any
 /// state, with a keyed box's lifetimes, and dropped with the family.
@@ -38,6 +41,8 @@ struct CogFamilyTests {
     #expect(drafts.label == "draft")
     #expect(drafts[9].label == "draft[9]")
     #expect(CogFamily { (_: Int) in 0 }.label.hasPrefix("CogFamily<Int, Int>#"))
+    cogs.turn("global") { w in w[globalDraftCogs[1]] += "!" }
+    #expect(cogs[globalDraftCogs[1]] == "draft 1!")
     reaction.cancel()
   }
 

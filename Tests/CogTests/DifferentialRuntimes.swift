@@ -13,9 +13,13 @@ protocol DiffRuntime: AnyObject {
   /// A descriptor (a class: the test keeps weak references to dropped ones).
   associatedtype Node: AnyObject
   associatedtype Box
+  /// A writable keyed family (`CogFamily`); `Never` for a runtime without one.
+  associatedtype Family
   associatedtype Reaction
   /// Shown with a failing seed.
   static var name: String { get }
+  /// Whether the runtime has writable keyed families (the spec then has family operations).
+  static var hasFamilies: Bool { get }
   init(loopLimit: Int, onError: @escaping (CogError) -> Void)
   var isFailing: Bool { get }
   func source(_ label: String) -> Node
@@ -24,12 +28,16 @@ protocol DiffRuntime: AnyObject {
     _ label: String, _ lifetime: GraphSpec.Lifetime,
     _ body: @escaping @MainActor (DiffReads<Self>) -> Int
   ) -> Node
+  /// A `.context` family whose row for `key` starts at `initial(key)` (`nil`: no families).
+  func family(_ label: String, _ initial: @escaping @MainActor (Int) -> Int) -> Family?
   func react(_ body: @escaping @MainActor (DiffReactionReads<Self>) -> Void) -> Reaction
   func cancel(_ r: Reaction)
   func turn(_ body: (DiffWriter<Self>) -> Void)
   func read(_ n: Node) -> Int
   func hasRow(_ n: Node) -> Bool
   func hasRow(_ box: Box, _ key: Int) -> Bool
+  func readFamily(_ family: Family, _ key: Int) -> Int
+  func hasFamilyRow(_ family: Family, _ key: Int) -> Bool
   /// Live rows in the context (computeds, sources, box rows, reactions).
   var liveRowCount: Int { get }
   /// Releases the rows of dropped descriptors now (`Cogs.releaseDropped`).
@@ -42,6 +50,7 @@ struct DiffReads<R: DiffRuntime> {
   var peek: (R.Node) -> Int
   var key: (R.Box, Int) -> Int
   var curr: Int?
+  var family: (R.Family, Int) -> Int = { _, _ in fatalError("this runtime has no families") }
 }
 
 /// A reaction's reads and its way to schedule a turn.
@@ -53,12 +62,26 @@ struct DiffReactionReads<R: DiffRuntime> {
 /// A turn's writes.
 struct DiffWriter<R: DiffRuntime> {
   var write: (R.Node, Int) -> Void
+  /// A family row's staged value, and a write of it.
+  var readFamily: (R.Family, Int) -> Int = { _, _ in fatalError("this runtime has no families") }
+  var writeFamily: (R.Family, Int, Int) -> Void = { _, _, _ in
+    fatalError("this runtime has no families")
+  }
+}
+
+/// A runtime without families (the layout binding: `CogFamily` is the public API's).
+extension DiffRuntime where Family == Never {
+  static var hasFamilies: Bool { false }
+  func family(_ label: String, _ initial: @escaping @MainActor (Int) -> Int) -> Never? { nil }
+  func readFamily(_ family: Never, _ key: Int) -> Int {}
+  func hasFamilyRow(_ family: Never, _ key: Int) -> Bool {}
 }
 
 /// The public API, over the default layouts.
 @MainActor
 final class PublicRuntime: DiffRuntime {
   static var name: String { "Cog (public API)" }
+  static var hasFamilies: Bool { true }
   let cogs = Cogs()
   init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
     cogs.scheduledTurnLimit = loopLimit
@@ -76,8 +99,16 @@ final class PublicRuntime: DiffRuntime {
     _ body: @escaping @MainActor (DiffReads<PublicRuntime>) -> Int
   ) -> Cog<Int> {
     Cog(label: label, lifetime: lifetime.cog) { c -> Int in
-      body(DiffReads(read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0[$1]] }, curr: c.curr))
+      body(
+        DiffReads(
+          read: { c[$0] }, peek: { c.peek($0) }, key: { c[$0[$1]] }, curr: c.curr,
+          family: { c[$0[$1]] }))
     }
+  }
+  func family(_ label: String, _ initial: @escaping @MainActor (Int) -> Int)
+    -> CogFamily<Int, Int>?
+  {
+    CogFamily(label: label) { initial($0) }
   }
   func react(_ body: @escaping @MainActor (DiffReactionReads<PublicRuntime>) -> Void)
     -> CogReaction
@@ -93,11 +124,19 @@ final class PublicRuntime: DiffRuntime {
   }
   func cancel(_ r: CogReaction) { r.cancel() }
   func turn(_ body: (DiffWriter<PublicRuntime>) -> Void) {
-    cogs.turn("turn") { w in body(DiffWriter(write: { w[$0] = $1 })) }
+    cogs.turn("turn") { w in
+      body(
+        DiffWriter(
+          write: { w[$0] = $1 }, readFamily: { w[$0[$1]] }, writeFamily: { w[$0[$1]] = $2 }))
+    }
   }
   func read(_ n: Cog<Int>) -> Int { cogs[n] }
   func hasRow(_ n: Cog<Int>) -> Bool { cogs.hasRow(n) }
   func hasRow(_ box: CogBox<Int, Int>, _ key: Int) -> Bool { cogs.hasRow(box[key]) }
+  func readFamily(_ family: CogFamily<Int, Int>, _ key: Int) -> Int { cogs[family[key]] }
+  func hasFamilyRow(_ family: CogFamily<Int, Int>, _ key: Int) -> Bool {
+    cogs.hasRow(family[key])
+  }
   var liveRowCount: Int { cogs.liveRowCount }
   func releaseDropped() { cogs.releaseDropped() }
 }
@@ -106,6 +145,7 @@ final class PublicRuntime: DiffRuntime {
 @MainActor
 final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime {
   static var name: String { "layout \(Edges.self) + \(Refs.layoutName) references" }
+  typealias Family = Never
   let cogs = LayoutCogs<Edges>()
   init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
     cogs.scheduledTurnLimit = loopLimit

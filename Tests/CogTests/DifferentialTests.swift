@@ -28,6 +28,12 @@ import Testing
 /// descriptors still alive, and after a sweep those are only rows something that could read
 /// them still has a row for (`checkRows`); a computed read with no row runs its body.
 ///
+/// Through the public API, a program also has a writable keyed family (`CogFamily`, issue 23):
+/// turns write its rows (some through a staged read, `w[f[k]] = w[f[k]] + v`), nodes read a
+/// row by a dynamic key, a reaction may read those nodes, and rows are read after turns; the
+/// reference models each row as a source holding its key's initial value. These are drawn
+/// from a second generator, so a seed's program is otherwise the same on every runtime.
+///
 /// A failure prints its seed; replay it with `COG_DIFF_SEED=<seed> swift test --filter
 /// Differential`. `COG_DIFF_CASES` sets how many graphs one run tries (default 2,000; the
 /// long mode is `COG_DIFF_CASES=100000`).
@@ -85,8 +91,11 @@ struct DifferentialTests {
       }
       tally.add(c)
     }
+    let families =
+      R.hasFamilies
+      ? ", \(tally.familyWrites) family writes, \(tally.familyRowsMade) family rows made" : ""
     print(
-      "\(R.name): \(seeds.count) cases, \(failures) failing; \(tally.replaced) descriptors replaced, \(tally.sweptRows) rows released by explicit sweeps"
+      "\(R.name): \(seeds.count) cases, \(failures) failing; \(tally.replaced) descriptors replaced, \(tally.sweptRows) rows released by explicit sweeps\(families)"
     )
     // The generator must reach what it is meant to test, not only happy paths.
     if seeds.count >= 500 {
@@ -96,6 +105,10 @@ struct DifferentialTests {
       #expect(tally.cancelled > 0, "no reaction was cancelled")
       #expect(tally.replaced > 0, "no descriptor was replaced")
       #expect(tally.sweptRows > 0, "no sweep released a row")
+      if R.hasFamilies {
+        #expect(tally.familyWrites > 0, "no family row was written")
+        #expect(tally.familyRowsMade > 0, "no family row was made by a read or a write")
+      }
     }
   }
 }
@@ -108,7 +121,11 @@ struct DifferentialTally {
   var cancelled = 0
   var replaced = 0
   var sweptRows = 0
+  var familyWrites = 0
+  var familyRowsMade = 0
   @MainActor mutating func add<R>(_ c: DifferentialCase<R>) {
+    familyWrites += c.familyWritesSeen
+    familyRowsMade += c.familyRowsMade
     replaced += c.replacedSeen
     sweptRows += c.sweptRows
     cycles += c.cyclesSeen
@@ -150,6 +167,8 @@ struct GraphSpec {
     /// deps[0] odd ? node `later` : deps[1]: reads a later node, so a cycle closes when that
     /// node depends on this one, and opens again when deps[0] turns even.
     case late(later: Int)
+    /// family[deps[0] % familyKeys] (a dynamic key into the writable family).
+    case family
   }
   enum Lifetime { case context, whileObserved, cache(limit: Int) }
   struct Node {
@@ -166,6 +185,13 @@ struct GraphSpec {
     var writes: Int?
     /// Writes with no budget, one more than what it read: only the loop guard stops it.
     var selfFeeding = false
+  }
+  /// A turn's write of family row `key`: `value`, or with `increment`, the row's staged value
+  /// plus `value` (read through the writer), modulo 3.
+  struct FamilyWrite {
+    var key: Int
+    var value: Int
+    var increment: Bool
   }
   struct Churn {
     /// Cancel the live reaction at this position (modulo the live count), if any.
@@ -187,8 +213,16 @@ struct GraphSpec {
   var turns: [[(source: Int, value: Int)]] = []
   var churn: [Churn] = []
   var readsAfterTurn: [[Int]] = []
+  /// The family's keys (0: no family), each turn's family writes (after its source writes),
+  /// and the family rows read after each turn.
+  var familyKeys = 0
+  var familyWrites: [[FamilyWrite]] = []
+  var familyReadsAfterTurn: [[Int]] = []
 
-  init(seed: UInt64) {
+  /// The initial value of family row `key`.
+  static func familyInitial(_ key: Int) -> Int { (key + 1) % 3 }
+
+  init(seed: UInt64, families: Bool = false) {
     var r = SplitMix(state: seed)
     switch r.int(4) {
     case 0: mode = .cycles
@@ -230,7 +264,7 @@ struct GraphSpec {
       case .sum: depCount = 1 + r.int(3)
       case .pick: depCount = 3
       case .peekAdd, .late: depCount = 2
-      case .scan, .keyed: depCount = 1
+      case .scan, .keyed, .family: depCount = 1
       }
       var node = Node(kind: kind, deps: (0..<depCount).map { _ in pickDep() })
       if case .sum = kind { node.temporary = r.chance(20) }
@@ -280,6 +314,33 @@ struct GraphSpec {
       churn.append(c)
       readsAfterTurn.append((0..<r.int(total)).map { _ in r.int(total) })
     }
+    if families { addFamily(seed: seed) }
+  }
+
+  /// The family's part, from a generator of its own (so the rest is the same with or without
+  /// it): nodes reading it appended after the others, writes and reads per turn, and maybe a
+  /// reaction reading those nodes.
+  mutating func addFamily(seed: UInt64) {
+    var r = SplitMix(state: seed ^ 0xFA41_1E5)
+    familyKeys = 1 + r.int(4)
+    var readers: [Int] = []
+    for _ in 0..<(1 + r.int(3)) {
+      nodes.append(Node(kind: .family, deps: [r.int(sources + nodes.count)]))
+      let i = nodes.count - 1
+      if mode == .lifetimes && isPure(i) && r.chance(50) {
+        nodes[i].lifetime = r.chance(50) ? .whileObserved : .cache(limit: 1 + r.int(3))
+      }
+      readers.append(sources + i)
+    }
+    if r.chance(50) { reactions.append(Reaction(reads: [readers[r.int(readers.count)]])) }
+    for t in 0..<turns.count {
+      familyWrites.append(
+        (0..<r.int(3)).map { _ in
+          FamilyWrite(key: r.int(familyKeys), value: r.int(3), increment: r.chance(30))
+        })
+      familyReadsAfterTurn.append((0..<r.int(3)).map { _ in r.int(familyKeys) })
+      readsAfterTurn[t] += (0..<r.int(2)).map { _ in readers[r.int(readers.count)] }
+    }
   }
 
   /// Whether node `i` may be replaced by a fresh descriptor: pure, and read by no
@@ -297,16 +358,16 @@ struct GraphSpec {
   func isPure(_ i: Int) -> Bool {
     switch nodes[i].kind {
     case .peekAdd, .scan, .late: return false
-    case .sum, .pick, .keyed:
+    case .sum, .pick, .keyed, .family:
       return nodes[i].deps.allSatisfy { $0 < sources || isPure($0 - sources) }
     }
   }
 
-  /// Every node's value computed afresh from committed source values, in id order (a node
-  /// only depends on smaller ids, but for late nodes); nil for history-dependent nodes (peek,
-  /// scan, late) and the nodes that depend on them.
+  /// Every node's value computed afresh from committed source values (then the family's), in
+  /// id order (a node only depends on smaller ids, but for late nodes); nil for
+  /// history-dependent nodes (peek, scan, late) and the nodes that depend on them.
   func fresh(_ src: [Int], _ box: (Int) -> Int) -> [Int?] {
-    var v: [Int?] = src.map { $0 }
+    var v: [Int?] = src.prefix(sources).map { $0 }
     for n in nodes {
       func f(_ d: Int) -> Int? { v[d] }
       switch n.kind {
@@ -323,6 +384,8 @@ struct GraphSpec {
         v.append(nil)
       case .keyed:
         v.append(f(n.deps[0]).map { box(abs($0) % keys) })
+      case .family:
+        v.append(f(n.deps[0]).map { src[sources + abs($0) % familyKeys] })
       }
     }
     return v
@@ -349,8 +412,8 @@ final class DifferentialCase<R: DiffRuntime> {
   let seed: UInt64
   let spec: GraphSpec
   var problem: String? = nil
-  /// Committed source values per system (index 0: Cog, 1: reference), updated in each turn's
-  /// writer body, before that turn's flush runs any body.
+  /// Committed source values per system (index 0: Cog, 1: reference), then the family rows',
+  /// updated in each turn's writer body, before that turn's flush runs any body.
   var committed: [[Int]] { didSet { freshCache = [nil, nil] } }
   var freshCache: [[Int?]?] = [nil, nil]
   var budgetCog = 30
@@ -366,6 +429,8 @@ final class DifferentialCase<R: DiffRuntime> {
   var cancelsSeen = 0
   var replacedSeen = 0
   var sweptRows = 0
+  var familyWritesSeen = 0
+  var familyRowsMade = 0
 
   /// A descriptor the test dropped (a replaced node's old one, or a temporary made in a body),
   /// held weakly: it lives while the context holds it.
@@ -392,8 +457,10 @@ final class DifferentialCase<R: DiffRuntime> {
 
   init(seed: UInt64) {
     self.seed = seed
-    spec = GraphSpec(seed: seed)
-    committed = Array(repeating: Array(repeating: 0, count: spec.sources), count: 2)
+    spec = GraphSpec(seed: seed, families: R.hasFamilies)
+    let values =
+      Array(repeating: 0, count: spec.sources) + (0..<spec.familyKeys).map(GraphSpec.familyInitial)
+    committed = [values, values]
     runsCog = Array(repeating: 0, count: spec.nodes.count)
     runsRef = Array(repeating: 0, count: spec.nodes.count)
   }
@@ -411,7 +478,7 @@ final class DifferentialCase<R: DiffRuntime> {
   /// value computed afresh from the committed sources (unless the operation is failing).
   func body(
     _ i: Int, system: Int, failing: () -> Bool, read: (Int) -> Int, peek: (Int) -> Int,
-    key: (Int) -> Int, curr: Int?
+    key: (Int) -> Int, family: (Int) -> Int, curr: Int?
   ) -> Int {
     let node = spec.nodes[i]
     if verbose { print("  \(system == 0 ? "cog" : "ref") runs n\(spec.sources + i)") }
@@ -441,6 +508,15 @@ final class DifferentialCase<R: DiffRuntime> {
     case .keyed: return key(abs(tracked(node.deps[0])) % spec.keys)
     case .late(let later):
       return tracked(node.deps[0]) % 2 == 1 ? tracked(later) : tracked(node.deps[1])
+    case .family:
+      let k = abs(tracked(node.deps[0])) % spec.familyKeys
+      let v = family(k)
+      if !failing() && v != committed[system][spec.sources + k] {
+        fail(
+          "\(system == 0 ? "cog" : "reference"): node \(spec.sources + i) read family row \(k) = \(v), expected \(committed[system][spec.sources + k]) (glitch)"
+        )
+      }
+      return v
     }
   }
 
@@ -465,6 +541,7 @@ final class DifferentialCase<R: DiffRuntime> {
     let cogBox = cogs.box("box") { [unowned self] k, read in
       read(cogTable.value[self.spec.boxSource[k]]) * (k + 1) % 5
     }
+    let cogFamily = spec.familyKeys > 0 ? cogs.family("family", GraphSpec.familyInitial) : nil
     func makeCogNode(_ i: Int) -> R.Node {
       let temporary = spec.nodes[i].temporary ? spec.nodes[i].deps[0] : nil
       return cogs.computed("n\(spec.sources + i)", spec.nodes[i].lifetime) {
@@ -480,7 +557,8 @@ final class DifferentialCase<R: DiffRuntime> {
             self.dropped.append(DroppedDescriptor(node: t, readers: [i], reads: d))
             return c.read(t)
           },
-          peek: { c.peek(cogTable.value[$0]) }, key: { c.key(cogBox, $0) }, curr: c.curr)
+          peek: { c.peek(cogTable.value[$0]) }, key: { c.key(cogBox, $0) },
+          family: { c.family(cogFamily!, $0) }, curr: c.curr)
       }
     }
     for i in 0..<spec.nodes.count { cogTable.value.append(makeCogNode(i)) }
@@ -492,6 +570,9 @@ final class DifferentialCase<R: DiffRuntime> {
     refTable.value = (0..<spec.sources).map { ref.source(0, label: "s\($0)") }
     let refBox = ref.box(label: "box") { [unowned self] (k: Int, c: SimpleContext<Int>) -> Int in
       c[refTable.value[self.spec.boxSource[k]]] * (k + 1) % 5
+    }
+    let refFamily = (0..<spec.familyKeys).map {
+      ref.source(GraphSpec.familyInitial($0), label: "family[\($0)]")
     }
     func makeRefNode(_ i: Int) -> SimpleNode<Int> {
       let temporary = spec.nodes[i].temporary ? spec.nodes[i].deps[0] : nil
@@ -507,7 +588,8 @@ final class DifferentialCase<R: DiffRuntime> {
             }
             return c[t]
           },
-          peek: { c.peek(refTable.value[$0]) }, key: { c[refBox[$0]] }, curr: c.curr)
+          peek: { c.peek(refTable.value[$0]) }, key: { c[refBox[$0]] },
+          family: { c[refFamily[$0]] }, curr: c.curr)
       }
     }
     for i in 0..<spec.nodes.count { refTable.value.append(makeRefNode(i)) }
@@ -523,6 +605,7 @@ final class DifferentialCase<R: DiffRuntime> {
       var named = live.filter { !$0.cancelled }.count
       for n in cogTable.value where cogs.hasRow(n) { named += 1 }
       for k in 0..<spec.keys where cogs.hasRow(cogBox, k) { named += 1 }
+      for k in 0..<spec.familyKeys where cogs.hasFamilyRow(cogFamily!, k) { named += 1 }
       dropped.removeAll { $0.node == nil }
       let droppedRows = dropped.filter { $0.node.map(cogs.hasRow) == true }
       if cogs.liveRowCount != named + droppedRows.count {
@@ -608,10 +691,17 @@ final class DifferentialCase<R: DiffRuntime> {
     // MARK: Turns
     for (t, writes) in spec.turns.enumerated() {
       if verbose { print("turn \(t)") }
+      let familyWrites = spec.familyKeys > 0 ? spec.familyWrites[t] : []
+      let familyRows = (0..<spec.familyKeys).filter { cogs.hasFamilyRow(cogFamily!, $0) }.count
       cogs.turn { w in
         for (s, v) in writes {
           committed[0][s] = v
           w.write(cogTable.value[s], v)
+        }
+        for f in familyWrites {
+          let v = f.increment ? (w.readFamily(cogFamily!, f.key) + f.value) % 3 : f.value
+          committed[0][spec.sources + f.key] = v
+          w.writeFamily(cogFamily!, f.key, v)
         }
       }
       ref.turn("turn") { w in
@@ -619,7 +709,16 @@ final class DifferentialCase<R: DiffRuntime> {
           committed[1][s] = v
           w[refTable.value[s]] = v
         }
+        for f in familyWrites {
+          let node = refFamily[f.key]
+          let v = f.increment ? (w[node] + f.value) % 3 : f.value
+          committed[1][spec.sources + f.key] = v
+          w[node] = v
+        }
       }
+      familyWritesSeen += familyWrites.count
+      let familyRowsAfter = (0..<spec.familyKeys).filter { cogs.hasFamilyRow(cogFamily!, $0) }
+      familyRowsMade += max(0, familyRowsAfter.count - familyRows)
       if verbose {
         print("turn \(t) \(writes): cog \(logCog.suffix(8)) runs \(runsCog)")
         print("         ref \(logRef.suffix(8)) runs \(runsRef)")
@@ -649,6 +748,16 @@ final class DifferentialCase<R: DiffRuntime> {
           fail("turn \(t): node \(id) is fresh in the reference, and reading it did not run")
         }
         freshRef[node] = nil
+      }
+      for k in spec.familyKeys > 0 ? spec.familyReadsAfterTurn[t] : [] {
+        let hadRow = cogs.hasFamilyRow(cogFamily!, k)
+        let (a, b) = (cogs.readFamily(cogFamily!, k), ref.read(refFamily[k]))
+        if !hadRow { familyRowsMade += 1 }
+        if a != b || a != committed[0][spec.sources + k] {
+          fail(
+            "turn \(t): family row \(k) is \(a) in Cog, \(b) in the reference, \(committed[0][spec.sources + k]) written"
+          )
+        }
       }
       compareLogs("reads after turn \(t)")
       for i in 0..<spec.nodes.count where runsCog[i] > runsRef[i] && spec.mode != .cycles {

@@ -117,6 +117,24 @@ func run(_ scenario: String) {
     }
     cogs = nil
     print(late.value[a])
+  case "escaped-family-writer":
+    let drafts = CogFamily { (_: Int) in 0 }
+    let cogs = Cogs()
+    var escaped: CogWriter? = nil
+    cogs.turn("leak") { w in escaped = w }
+    escaped![drafts[1]] = 1
+  case "escaped-family-writer-gone":
+    // The writer outlives its context: its check must not read the freed graph.
+    let drafts = CogFamily { (_: Int) in 0 }
+    var cogs: Cogs? = Cogs()
+    var escaped: CogWriter? = nil
+    cogs!.turn("leak") { w in escaped = w }
+    cogs = nil
+    escaped![drafts[1]] = 1
+  case "write-box":
+    let box = CogBox(label: "plus") { (k: Int, _) in k }
+    let cogs = Cogs()
+    cogs.turn("bad") { w in w[box[2]] = 9 }
   case "write-automatic":
     let a = Cog(1)
     let twice = Cog(label: "twice") { c in c[a] * 2 }

@@ -168,15 +168,6 @@ public final class Cogs {
 
   /// Whether `cog` currently has a row in this context.
   @inlinable public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existing(in: graph).isNone }
-
-  #if DEBUG
-    /// The debug history, oldest turn first: turn id, op name and the labels of up to four
-    /// touched states (labels resolved now, not when the turn ran; a state whose row has been
-    /// released since shows as "(released)").
-    public var history: [(turn: UInt32, op: String, touched: [String])] {
-      graph.historyEntries
-    }
-  #endif
 }
 
 extension Cogs {

@@ -1,0 +1,35 @@
+import CogCore
+
+extension Cogs {
+  /// Waits until this context has nothing left in flight: every async cog's work has
+  /// finished and its outcome published (in its own turn), work that outcome started in turn
+  /// too (`.queue`'s next, a reaction's read of a restarted cog), and the main actor has run
+  /// what those turns queued, such as export consumers waiting for the new values.
+  ///
+  /// ```swift
+  /// cogs.turn("search") { w in w[queryCog] = "cog" }
+  /// _ = cogs[resultsCog]  // starts the work
+  /// await cogs.settle()
+  /// #expect(cogs[resultsCog] == ["cog"])
+  /// ```
+  ///
+  /// It awaits work, so work that waits on something the test has not done yet keeps it
+  /// waiting: advance a `CogTestClock` or resolve a fake before settling. A followed sequence
+  /// (`CogWork.stream`) may never end and is not awaited: its elements already available are
+  /// delivered. Consumers on other actors than the main one are not waited for.
+  public func settle() async {
+    // Yields after the last work: each lets the main actor run one round of what is queued
+    // (a resumed consumer, the turn of an element it was handed).
+    var quietRounds = 0
+    while quietRounds < 8 {
+      let tasks = graph.turns.asyncRows.values.flatMap(\.finiteTasks)
+      if tasks.isEmpty {
+        quietRounds += 1
+        await Task.yield()
+      } else {
+        quietRounds = 0
+        for t in tasks { await t.value }
+      }
+    }
+  }
+}

@@ -64,6 +64,7 @@ public struct CogAsyncStatus: Sendable, CustomStringConvertible {
   /// The status of a state that is not async (or has never run): nothing in flight.
   public static var idle: CogAsyncStatus { CogAsyncStatus() }
 
+  /// "pending, ok", "failed(…)": whether work is in flight, and the last failure.
   public var description: String {
     let f = failure.map { "failed(\($0))" } ?? "ok"
     return isPending ? "pending, \(f)" : f

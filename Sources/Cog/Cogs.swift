@@ -26,6 +26,7 @@ public final class Cogs {
   public init<C: Clock>(reservingRows rows: Int = 64, clock: C) where C.Duration == Duration {
     let origin = clock.now
     graph = CogGraph(reservingRows: rows, now: { origin.duration(to: clock.now) })
+    if let test = clock as? CogTestClock { graph.diagnostics.testClock = test }
   }
 
   /// Receives recoverable errors that no caller can be handed: a cycle met by a read through

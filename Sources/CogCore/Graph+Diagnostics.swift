@@ -12,6 +12,9 @@ package final class GraphDiagnostics {
   /// Runs of each counted row, by slot and generation (a released row's count stays behind
   /// under its old generation, unseen: a reused slot starts from zero).
   @usableFromInline package var runCounts: [SlotRef: Int] = [:]
+  /// The context's clock when it is the library's test clock (`Cogs.settle` asks it which
+  /// work is asleep on it).
+  package var testClock: AnyObject?
 
   /// Every context's diagnostics, by serial (see `Graph.serial`).
   @usableFromInline package static var table: [Int: GraphDiagnostics] = [:]

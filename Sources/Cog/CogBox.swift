@@ -11,6 +11,7 @@ import CogInlineKey
 /// rows are created on first read in a context and may be released by their lifetime.
 public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
   @usableFromInline let core: InlineBox<Key, Value, SharedEdgePool>
+  /// How long each of the box's rows lives in a context (each key's row on its own).
   public let lifetime: CogLifetime
 
   /// A keyed box whose rows compare results with `==`.
@@ -64,5 +65,6 @@ public struct CogRef<Value> {
 
   /// The reference's key (made on demand: the reference holds it type-erased in place).
   public var key: AnyHashable { name.anyKey }
+  /// The box's label and the key: `"price[42]"` (how errors and the history name it).
   public var label: String { "\(name.box.label)[\(name.anyKey.base)]" }
 }

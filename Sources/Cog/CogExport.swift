@@ -61,7 +61,9 @@ extension Cogs {
 /// The values of one state for one outside subscriber (see `Cogs.export(_:)`). Copies share
 /// the subscription: cancelling any of them ends it, once.
 public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
+  /// The state's values.
   public typealias Element = Value
+  /// Iteration never throws: the sequence finishes when the subscription ends.
   public typealias Failure = Never
 
   @usableFromInline let stream: AsyncStream<Value>
@@ -95,6 +97,7 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
       return await Self.ended(registration)
     }
 
+    /// The next value, awaited on `actor` (see `next()`).
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
       if !Task.isCancelled, let v = await base.next(isolation: actor) { return v }
@@ -108,6 +111,7 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
     }
   }
 
+  /// The subscriber's iterator (copies of the sequence share the subscription).
   public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), registration: registration)
   }

@@ -14,15 +14,22 @@ public struct CogReactionContext {
     self.slot = slot
   }
 
+  /// Reads `cog` and depends on it: the reaction runs again after a turn that changes it.
   @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .tracked) }
   }
+
+  /// Reads the keyed state `ref` and depends on it.
   @inlinable public subscript<T>(ref: CogRef<T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
+
+  /// Reads `cog` without depending on it: its changes alone do not run the reaction again.
   @inlinable public func peek<T>(_ cog: Cog<T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(cog, .peek) }
   }
+
+  /// Reads the keyed state `ref` without depending on it.
   @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .peek) }
   }
@@ -68,6 +75,8 @@ public struct CogReaction {
     return !withGuaranteed(g) { $0.isLiveReaction(ref, id: id) }
   }
 
+  /// Stops the reaction: its row, its edges and its body are released now. Harmless when it
+  /// was already cancelled or its context is gone.
   public func cancel() {
     if let g = withGuaranteed(graph, { $0.graph }) {
       withGuaranteed(g) { $0.cancelReaction(ref, id: id) }
@@ -102,5 +111,7 @@ public struct CogLease {
   /// gone.
   public var isEnded: Bool { registration.isEnded }
 
+  /// Returns the lease: a `.whileObserved` or `.cache` state that nothing else observes is
+  /// then released (or cached) as its lifetime says. Harmless when already ended.
   public func end() { registration.cancel() }
 }

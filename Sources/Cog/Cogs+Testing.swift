@@ -21,13 +21,14 @@ extension Cogs {
     return s.isNone ? nil : s.raw
   }
 
-  /// Traps (in debug builds) if `ref`'s row, as it was when `token` was taken, has since been
-  /// released and its slot reused.
+  /// `ref`'s row as it is now (slot and generation), or nil when it has none: `checkLive`
+  /// later traps if that row has been released since.
   @_spi(Testing) public func rowToken<T>(of ref: CogRef<T>) -> CogRowToken? {
     let s = ref.name.existing(in: graph)
     return s.isNone ? nil : CogRowToken(ref: graph.ref(s))
   }
 
+  /// Traps (in debug builds) if the row `token` was taken from has been released since.
   @_spi(Testing) public func checkLive(_ token: CogRowToken) { graph.checkLive(token.ref) }
 
   /// Whether the current operation met a cycle (its refreshes give up and its results are

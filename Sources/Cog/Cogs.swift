@@ -26,6 +26,7 @@ public final class Cogs {
   public init<C: Clock>(reservingRows rows: Int = 64, clock: C) where C.Duration == Duration {
     let origin = clock.now
     graph = CogGraph(reservingRows: rows, now: { origin.duration(to: clock.now) })
+    if let test = clock as? CogTestClock { graph.diagnostics.testClock = test }
   }
 
   /// Receives recoverable errors that no caller can be handed: a cycle met by a read through
@@ -168,15 +169,6 @@ public final class Cogs {
 
   /// Whether `cog` currently has a row in this context.
   @inlinable public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existing(in: graph).isNone }
-
-  #if DEBUG
-    /// The debug history, oldest turn first: turn id, op name and the labels of up to four
-    /// touched states (labels resolved now, not when the turn ran; a state whose row has been
-    /// released since shows as "(released)").
-    public var history: [(turn: UInt32, op: String, touched: [String])] {
-      graph.historyEntries
-    }
-  #endif
 }
 
 extension Cogs {

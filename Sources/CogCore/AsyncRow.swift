@@ -64,6 +64,7 @@ public struct CogAsyncStatus: Sendable, CustomStringConvertible {
   /// The status of a state that is not async (or has never run): nothing in flight.
   public static var idle: CogAsyncStatus { CogAsyncStatus() }
 
+  /// "pending, ok", "failed(…)": whether work is in flight, and the last failure.
   public var description: String {
     let f = failure.map { "failed(\($0))" } ?? "ok"
     return isPending ? "pending, \(f)" : f
@@ -117,6 +118,9 @@ package protocol AsyncRowControl: AnyObject {
   var statusSlot: Slot { get }
   /// The tasks in flight, oldest first (tests await them).
   var tasks: [Task<Void, Never>] { get }
+  /// The tasks in flight that end by themselves: every task but a followed sequence's, which
+  /// may never end (`Cogs.settle` awaits these).
+  var finiteTasks: [Task<Void, Never>] { get }
   /// The async generation: bumped by every restart and by the release.
   var generation: UInt32 { get }
   /// Cancels every task and bumps the generation, so that no late result lands: the row is
@@ -154,6 +158,8 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   @exclusivity(unchecked) @usableFromInline var waiting: [AsyncWork<Value>] = []
   /// `.merged`: the id of the newest work whose outcome published.
   @exclusivity(unchecked) @usableFromInline var lastPublished: UInt64 = 0
+  /// Whether the work in flight follows a sequence (`.latest` runs one work at a time).
+  @exclusivity(unchecked) @usableFromInline var following = false
   /// `.stream`: whether the running sequence has delivered an element.
   @exclusivity(unchecked) @usableFromInline var delivered = false
   @exclusivity(unchecked) @usableFromInline var failure: (any Error)?
@@ -169,6 +175,8 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   }
 
   @inlinable package var tasks: [Task<Void, Never>] { running.map(\.task) }
+
+  @inlinable package var finiteTasks: [Task<Void, Never>] { following ? [] : tasks }
 
   /// The status as the row's state says now.
   @inlinable var status: CogAsyncStatus {
@@ -227,6 +235,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
     let task: Task<Void, Never>
     switch work {
     case .run(let body):
+      following = false
       task = Task { @MainActor in
         let outcome: AsyncOutcome<Value>
         do {
@@ -237,6 +246,7 @@ package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
         self.finish(id: id, generation: generation, outcome)
       }
     case .stream(let loop):
+      following = true
       task = Task { @MainActor in
         let outcome: AsyncOutcome<Value>
         do {

@@ -28,6 +28,7 @@ public enum CogError: Error, Equatable, CustomStringConvertible, Sendable {
   /// `Cogs.setUpApp()` ran a second time.
   case appSetUpTwice
 
+  /// The error as a message that names the states, turn or call involved.
   public var description: String {
     switch self {
     case .cycle(let states):

@@ -88,12 +88,10 @@ extension Graph {
       equality: Unmanaged.passUnretained(AsyncStatusType.equality))
   }
 
-  /// Runs `body` as a turn of its own, named after the async row in the debug history.
+  /// Runs `body` as a turn of its own, named after the async row in the turn history.
   @inlinable
   package func asyncTurn<V>(_ row: AsyncRow<V, Edges>, _ body: (Graph<Edges>) -> Void) {
-    #if DEBUG
-      history.nextOpState = rows.descriptor[row.slot]
-    #endif
+    if _slowPath(turns.recordsHistory) { nameNextRecordedTurn(after: rows.descriptor[row.slot]) }
     turn("async result") { g, _ in body(g) }
   }
 

@@ -84,7 +84,13 @@ extension Graph {
     behavior b: RowBehavior?, lifetime l: RowLifetime, tag: UInt32 = 0
   ) -> Slot {
     var f = kind
-    if !kind.isDisjoint(with: .runs) { f.insert(.dirty) } else { f.insert(.hasValue) }
+    if !kind.isDisjoint(with: .runs) {
+      f.insert(.dirty)
+      // A context that counts runs flags its running rows (`Graph+Diagnostics.swift`).
+      if _slowPath(maps.countsRuns) { f.insert(.runCounted) }
+    } else {
+      f.insert(.hasValue)
+    }
     let s: Slot
     if work.freeSlots.count > 0 {
       s = work.freeSlots.removeLast()

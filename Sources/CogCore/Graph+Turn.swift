@@ -71,14 +71,7 @@ extension Graph {
       turns.loopWindow.append((by, wrote))
     }
     turns.isFlushing = true
-    #if DEBUG
-      let generation = rows.generation
-      work.touched.withElements { buffer in
-        history.record(
-          turn: id, op: name, touched: UnsafeBufferPointer(buffer),
-          generation: { generation[$0] })
-      }
-    #endif
+    if _slowPath(turns.recordsHistory) { recordHistory(turn: id, name: name) }
     let changed = publish()
     settleRootsIfWatched(changed: changed)
     runQueuedReactions(retryBlocked: changed)
@@ -205,6 +198,13 @@ package struct TurnState<Edges: EdgeStore> {
   @usableFromInline package var scheduled: [ScheduledTurn<Edges>] = []
   @usableFromInline package var draining = false
   @usableFromInline package var isFlushing = false
+  /// Whether turns are recorded in the history (`Graph+Diagnostics.swift`): on by default in
+  /// debug builds. In what was padding after `isFlushing`: the struct keeps its size.
+  #if DEBUG
+    @usableFromInline package var recordsHistory = true
+  #else
+    @usableFromInline package var recordsHistory = false
+  #endif
   /// The index of the scheduled turn that runs in the current drain.
   @usableFromInline package var drainIndex = 0
   /// The last turns of a drain that nears `scheduledTurnLimit`: who scheduled each and what

@@ -80,7 +80,6 @@ package final class Graph<Edges: EdgeStore> {
   }
 
   #if DEBUG
-    @usableFromInline package var history = TurnHistory()
     /// Bodies run so far (computeds and reactions), for tests that check a benchmark case's
     /// declared run counts. Debug builds only: release pays nothing for it.
     @usableFromInline package var runCount = 0
@@ -109,6 +108,7 @@ package final class Graph<Edges: EdgeStore> {
     if cog_get_body_graph() == me { cog_set_body_graph(nil) }
     if cog_get_turn_graph() == me { cog_set_turn_graph(nil) }
     cog_add_live_graphs(-1)
+    dropDiagnostics()
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
     endExports()
@@ -395,6 +395,11 @@ package struct ContextMaps {
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false
+  /// Whether new running rows are flagged `runCounted` (see `Graph+Diagnostics.swift`). With
+  /// `hasDiagnostics`, in what was padding after `sweeping`: the struct keeps its size.
+  @usableFromInline package var countsRuns = false
+  /// Whether this context has an entry in `GraphDiagnostics.table`.
+  @usableFromInline package var hasDiagnostics = false
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [DescriptorKey: KeyedRowIndex] = [:]
   @usableFromInline package var columns: [AnyValueColumn?] = []

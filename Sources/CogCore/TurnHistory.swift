@@ -1,5 +1,5 @@
-/// The debug history: a fixed ring of integer turn records. Labels are resolved only when the
-/// history is displayed. Compiled in debug builds only; release builds carry none of it.
+/// The turn history: a fixed ring of integer turn records. Labels are resolved only when the
+/// history is displayed. Kept only by a context that records it (`Graph.recordsHistory`).
 @usableFromInline
 package struct TurnHistory {
   /// One turn: its id, the index of its op name, and up to four touched slots with the
@@ -82,31 +82,3 @@ package struct TurnHistory {
     records.count < Self.capacity ? records : Array(records[next...] + records[..<next])
   }
 }
-
-#if DEBUG
-  extension Graph {
-    /// An op's name: the static name a turn was started with, or the label of the state a
-    /// turn was named after (resolved now).
-    @inlinable package func historyOpName(_ op: UInt16) -> String {
-      if op < TurnHistory.stateOpBase { return "\(history.opNames[Int(op)])" }
-      let id = history.stateOps[Int(op - TurnHistory.stateOpBase)]
-      return owner(of: id)?.label ?? "state#\(id)"
-    }
-
-    /// The debug history, oldest turn first: turn id, op name and the labels of up to four
-    /// touched states, resolved now; a state whose row was released since shows as
-    /// "(released)".
-    @inlinable package var historyEntries: [(turn: UInt32, op: String, touched: [String])] {
-      history.ordered.map { r in
-        (
-          r.turn, historyOpName(r.op),
-          r.touchedRefs.map { ref in
-            rows.generation[ref.slot] != ref.generation
-              || rows.flags[ref.slot].contains(.released)
-              ? "(released)" : describe(ref.slot)
-          }
-        )
-      }
-    }
-  }
-#endif

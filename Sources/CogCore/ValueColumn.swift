@@ -6,6 +6,8 @@ package class AnyValueColumn {
   @usableFromInline init() {}
   /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
   @usableFromInline package func drop(pair: Int32) { fatalError("abstract") }
+  /// The value at `entry` as text (`String(describing:)`), or nil when it holds none.
+  @usableFromInline package func describe(entry: Int32) -> String? { fatalError("abstract") }
 }
 
 /// One typed column per value type per context: values are read concretely, with no `Any`
@@ -42,6 +44,10 @@ package final class ValueColumn<Value>: AnyValueColumn {
     values.append(initial)
     values.append(nil)
     return p
+  }
+
+  @usableFromInline override package func describe(entry: Int32) -> String? {
+    values[Int(entry)].map { String(describing: $0) }
   }
 
   @usableFromInline override package func drop(pair: Int32) {

@@ -34,6 +34,8 @@ struct ReleaseBuildTests {
       ("export-in-turn", "an export was started inside turn 'outer'"),
       ("app-before-setup", "the app context (Cogs.app) was used before Cogs.setUpApp()"),
       ("app-setup-twice", "Cogs.setUpApp() was called a second time"),
+      ("run-count-off", "runCount(of:) needs `countsRuns = true` on the context"),
+      ("clock-backwards", "CogTestClock.advance(by:) was given -1.0 seconds"),
     ])
   func misuseMessages(scenario: String, message: String) throws {
     let run = try ReleaseProbe.shared.run(scenario)
@@ -53,6 +55,21 @@ struct ReleaseBuildTests {
 }
 
 extension ReleaseBuildTests {
+  @Test(
+    "the test API works in a release build: history, run counts, budgets, DOT",
+    .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"))
+  func testAPI() throws {
+    let run = try ReleaseProbe.shared.run("test-api")
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    #expect(run.stdout.contains("history 0\n"), "stdout: \(run.stdout)")
+    #expect(run.stdout.contains("history [\"#2 recorded [count]\"]"), "stdout: \(run.stdout)")
+    #expect(run.stdout.contains("runs 2\n"), "stdout: \(run.stdout)")
+    #expect(
+      run.stdout.contains("budget recomputed 2 states beyond the budget []: doubled, show"),
+      "stdout: \(run.stdout)")
+    #expect(run.stdout.contains("dot true"), "stdout: \(run.stdout)")
+  }
+
   @Test(
     "a 10⁶-deep chain of automatic cogs is dropped without a crash, four ways and on a small stack",
     .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"),

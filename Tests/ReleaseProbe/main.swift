@@ -176,6 +176,33 @@ func run(_ scenario: String) {
   case "app-setup-twice":
     Cogs.setUpApp()
     Cogs.setUpApp()
+  case "run-count-off":
+    let one = Cog(label: "one") { _ in 1 }
+    let cogs = Cogs()
+    _ = cogs[one]
+    print(cogs.runCount(of: one))
+  case "clock-backwards":
+    CogTestClock().advance(by: .seconds(-1))
+  case "test-api":
+    // The test API in a release build: history off by default, switched on; run counts; a
+    // budget; the graph as DOT.
+    let count = Cog(1, label: "count")
+    let doubled = Cog(label: "doubled") { c in c[count] * 2 }
+    let cogs = Cogs()
+    cogs.turn("unrecorded") { w in w[count] = 2 }
+    print("history \(cogs.history.count)")
+    cogs.recordsHistory = true
+    cogs.countsRuns = true
+    _ = cogs.react("show") { c in _ = c[doubled] }
+    cogs.turn("recorded") { w in w[count] = 3 }
+    print("history \(cogs.history.map(\.description))")
+    print("runs \(cogs.runCount(of: doubled))")
+    do {
+      try cogs.expectRecomputes(atMost: []) { cogs.turn("again") { w in w[count] = 4 } }
+    } catch {
+      print("budget \(error)")
+    }
+    print("dot \(cogs.inspect().dot.contains(#"[label="doubled\n= 8", shape=ellipse]"#))")
   case let s where s.hasPrefix("deep-chain-"):
     let depth = Int(s.dropFirst("deep-chain-".count))!
     let head = Cog(0, label: "head")

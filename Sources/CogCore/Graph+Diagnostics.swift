@@ -1,0 +1,132 @@
+/// What a context keeps for its tests and tools when they ask for it: the turn history and
+/// the run count of each running row. Switched on per context; a context that asks for
+/// neither has no object and pays one branch per turn (`recordsHistory`) and none per
+/// recompute (the `runCounted` row flag, set only while counting, is tested where the row's
+/// flags are already loaded).
+///
+/// Kept outside the graph's own storage, in a table by context serial, so that neither the
+/// graph object nor its groups grow: the switches sit in bytes that were padding.
+@MainActor @usableFromInline
+package final class GraphDiagnostics {
+  @usableFromInline package var history = TurnHistory()
+  /// Runs of each counted row, by slot and generation (a released row's count stays behind
+  /// under its old generation, unseen: a reused slot starts from zero).
+  @usableFromInline package var runCounts: [SlotRef: Int] = [:]
+  /// The context's clock when it is the library's test clock (`Cogs.settle` asks it which
+  /// work is asleep on it).
+  package var testClock: AnyObject?
+
+  /// Every context's diagnostics, by serial (see `Graph.serial`).
+  @usableFromInline package static var table: [Int: GraphDiagnostics] = [:]
+
+  package init() {}
+}
+
+extension Graph {
+  /// This context's diagnostics, made on first use (cold).
+  @usableFromInline package var diagnostics: GraphDiagnostics {
+    if let d = GraphDiagnostics.table[serial] { return d }
+    let d = GraphDiagnostics()
+    GraphDiagnostics.table[serial] = d
+    maps.hasDiagnostics = true
+    return d
+  }
+
+  /// The history and run counts go with the context (its `deinit`).
+  @usableFromInline func dropDiagnostics() {
+    if mapsPointer.pointee.hasDiagnostics { GraphDiagnostics.table[serial] = nil }
+  }
+
+  // MARK: Turn history
+
+  /// Whether turns are recorded in the history (see `TurnHistory`). On by default in debug
+  /// builds of the core, off in release builds.
+  @inlinable package var recordsHistory: Bool {
+    get { turns.recordsHistory }
+    set { turns.recordsHistory = newValue }
+  }
+
+  /// Records turn `id` (cold: called only while `recordsHistory` is on).
+  @inlinable @inline(never) package func recordHistory(turn id: UInt32, name: StaticString) {
+    let generation = rows.generation
+    let d = diagnostics
+    work.touched.withElements { buffer in
+      d.history.record(
+        turn: id, op: name, touched: UnsafeBufferPointer(buffer),
+        generation: { generation[$0] })
+    }
+  }
+
+  /// Names the next recorded turn after descriptor `id` (an async result's turn).
+  @inlinable @inline(never) package func nameNextRecordedTurn(after id: Int32) {
+    diagnostics.history.nextOpState = id
+  }
+
+  // MARK: Run counts
+
+  /// Whether this context counts the runs of its computeds and reactions. Switching it on
+  /// flags every running row (and `allocateRow` flags new ones); switching it off clears the
+  /// flags and the counts.
+  @inlinable package var countsRuns: Bool {
+    get { maps.countsRuns }
+    set {
+      if newValue == maps.countsRuns { return }
+      maps.countsRuns = newValue
+      for i in 0..<rows.count {
+        let s = Slot(i)
+        let f = rows.flags[s]
+        if f.contains(.released) || f.isDisjoint(with: .runs) { continue }
+        if newValue { rows.flags[s].insert(.runCounted) } else { rows.flags[s].remove(.runCounted) }
+      }
+      if !newValue && maps.hasDiagnostics { diagnostics.runCounts.removeAll() }
+    }
+  }
+
+  /// Counts a run of `n` (cold: called from `recompute` for `runCounted` rows only).
+  @inlinable @inline(never) package func countRun(_ n: Slot) {
+    diagnostics.runCounts[ref(n), default: 0] += 1
+  }
+
+  /// How many times row `s`'s body has run since counting was switched on (0 for `.none`).
+  @inlinable package func runCount(of s: Slot) -> Int {
+    if s.isNone || !maps.hasDiagnostics { return 0 }
+    return diagnostics.runCounts[ref(s)] ?? 0
+  }
+
+  /// Every counted row's runs so far, by row (for a budget's before-and-after comparison).
+  @inlinable package var runCountSnapshot: [SlotRef: Int] {
+    maps.hasDiagnostics ? diagnostics.runCounts : [:]
+  }
+
+  // MARK: Turn history entries
+
+  /// An op's name: the static name a turn was started with, or the label of the state a
+  /// turn was named after (resolved now).
+  @inlinable package func historyOpName(_ op: UInt16) -> String {
+    let history = diagnostics.history
+    if op < TurnHistory.stateOpBase { return "\(history.opNames[Int(op)])" }
+    let id = history.stateOps[Int(op - TurnHistory.stateOpBase)]
+    return owner(of: id)?.label ?? "state#\(id)"
+  }
+
+  /// The history, oldest turn first: turn id, op name and the labels of up to four touched
+  /// states, resolved now; a state whose row was released since shows as "(released)".
+  @inlinable package var historyEntries: [(turn: UInt32, op: String, touched: [String])] {
+    if !maps.hasDiagnostics { return [] }
+    return diagnostics.history.ordered.map { r in
+      (
+        r.turn, historyOpName(r.op),
+        r.touchedRefs.map { ref in
+          rows.generation[ref.slot] != ref.generation
+            || rows.flags[ref.slot].contains(.released)
+            ? "(released)" : describe(ref.slot)
+        }
+      )
+    }
+  }
+
+  /// Forgets the recorded turns.
+  package func clearHistory() {
+    if maps.hasDiagnostics { diagnostics.history = TurnHistory() }
+  }
+}

@@ -18,6 +18,7 @@ import CogInlineKey
 /// Sendable as `CogBox` is: nothing changes after `init`, and `initial` runs on the main actor.
 public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   @usableFromInline let core: InlineFamily<Key, Value, SharedEdgePool>
+  /// How long the family's rows live in a context (a box's lifetimes).
   public let lifetime: CogLifetime
 
   /// A family whose writes compare with `==`: an equal write changes nothing.

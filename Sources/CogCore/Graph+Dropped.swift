@@ -23,7 +23,7 @@ extension Graph {
   package func sweepIfDue() {
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
-    if added &* 4 < maps.owners.count || !maps.sweepsAfterFlush { return }
+    if Int(added) &* 4 < maps.owners.count || !maps.sweepsAfterFlush { return }
     sweepDropped()
   }
 

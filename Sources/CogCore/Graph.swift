@@ -387,11 +387,6 @@ package struct ContextMaps {
   /// references are these is dropped: `Graph+Dropped.swift`). (Reactions have none: the graph
   /// holds their `ReactionRow` through the behavior column.)
   @usableFromInline package var owners: [DescriptorKey: OwnerRef] = [:]
-  /// Owners registered since the last sweep for dropped descriptors (see `sweepIfDue`).
-  @usableFromInline package var ownersAddedSinceSweep = 0
-  /// Whether a flush sweeps on its own when due (`sweepIfDue`); the benchmark adapters turn
-  /// it off and sweep where the JS ports leave garbage to their collector, untimed.
-  @usableFromInline package var sweepsAfterFlush = true
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false
@@ -400,6 +395,12 @@ package struct ContextMaps {
   @usableFromInline package var countsRuns = false
   /// Whether this context has an entry in `GraphDiagnostics.table`.
   @usableFromInline package var hasDiagnostics = false
+  /// Whether a flush sweeps on its own when due (`sweepIfDue`); the benchmark adapters turn
+  /// it off and sweep where the JS ports leave garbage to their collector, untimed. With
+  /// `ownersAddedSinceSweep`, in what was padding too.
+  @usableFromInline package var sweepsAfterFlush = true
+  /// Owners registered since the last sweep for dropped descriptors (see `sweepIfDue`).
+  @usableFromInline package var ownersAddedSinceSweep: Int32 = 0
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [DescriptorKey: KeyedRowIndex] = [:]
   @usableFromInline package var columns: [AnyValueColumn?] = []

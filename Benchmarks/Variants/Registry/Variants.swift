@@ -1,0 +1,24 @@
+import CogBenchSystems
+import CogVariantOverflow2Inline
+import CogVariantPoolInline
+import CogVariantPoolInterned
+import CogVariantPoolTyped
+import CogVariantPrefixInline
+
+/// The layout variants: the one list the runner measures (after `SystemBindings.all`), the
+/// M6 section renders, and the layout conformance and differential tests run. A variant is
+/// added with its target under `Benchmarks/Variants/`, its lines in `Package.swift` and one
+/// line here (swift/0003-edge-layouts.md, "Adding a layout").
+package enum Variants {
+  /// In the runner's order. The first is the baseline of the M6 instruction ratios.
+  package static let all: [any BenchVariant.Type] = {
+    let all: [any BenchVariant.Type] = [
+      PoolInlineVariant.self,
+      PrefixInlineVariant.self,
+      Overflow2InlineVariant.self,
+      PoolInternedVariant.self,
+      PoolTypedVariant.self,
+    ]
+    return all
+  }()
+}

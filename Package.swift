@@ -52,6 +52,9 @@ let isolationProbe = environment["COG_ISOLATION_PROBE"].map { $0 != "0" && !$0.i
     dependencies: ["CogBenchCases", "CogBenchSystems", "CogCore", "CogLayoutBinding", layout],
     path: "Benchmarks/Variants/\(name)", swiftSettings: coreSettings)
 }
+// The isolation check's throwaway variant, only when asked for.
+let probeTargets = isolationProbe ? [variant("Overflow3Inline", layout: "CogInlineOverflow")] : []
+let probeVariants: [Target.Dependency] = isolationProbe ? ["CogVariantOverflow3Inline"] : []
 
 let benchSwift: [SwiftSetting] = coreSettings + [.swiftLanguageMode(.v5)]
 
@@ -136,7 +139,7 @@ let package = Package(
       dependencies: [
         "CogBenchSystems", "CogVariantPoolInline", "CogVariantPrefixInline",
         "CogVariantOverflow2Inline", "CogVariantPoolInterned", "CogVariantPoolTyped",
-      ],
+      ] + probeVariants,
       path: "Benchmarks/Variants/Registry",
       swiftSettings: coreSettings + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
     .target(
@@ -168,5 +171,5 @@ let package = Package(
       name: "CogBenchTests",
       dependencies: ["Cog", "CogBenchCases", "CogBenchSystems", "CogVariants", "CogCounters"],
       path: "Tests/CogBenchTests", swiftSettings: [.swiftLanguageMode(.v5)]),
-  ]
+  ] + probeTargets
 )

@@ -15,6 +15,9 @@
 //   is installed; the runner's callgrind client requests are no-ops without it. A define
 //   rather than only `__has_include`, so that installing valgrind changes the compile command
 //   and the counters are rebuilt (build with --manifest-cache none, as scripts/ do).
+// - COG_ISOLATION_PROBE (the variant registry only): set when COG_ISOLATION_PROBE=1 is in the
+//   environment; builds the isolation check's throwaway variant `cog[overflow3+inline]`
+//   (Benchmarks/Variants/Overflow3Inline) into the workbench (scripts/isolation-check.sh).
 import Foundation
 import PackageDescription
 
@@ -38,6 +41,20 @@ if useJemalloc {
   counterLinker.append(.linkedLibrary("jemalloc"))
 }
 if callgrindHeader { counterCSettings.append(.define("COG_HAVE_CALLGRIND")) }
+let isolationProbe = environment["COG_ISOLATION_PROBE"].map { $0 != "0" && !$0.isEmpty } ?? false
+
+/// A layout variant's target (`Benchmarks/Variants/<name>`): its `BenchVariant` binding and its
+/// own `LayoutSystem` (a link to `Benchmarks/Variants/Shared/LayoutSystem.swift`), so that its
+/// specializations of the core are emitted in a module of their own.
+@MainActor func variant(_ name: String, layout: Target.Dependency) -> Target {
+  .target(
+    name: "CogVariant\(name)",
+    dependencies: ["CogBenchCases", "CogBenchSystems", "CogCore", "CogLayoutBinding", layout],
+    path: "Benchmarks/Variants/\(name)", swiftSettings: coreSettings)
+}
+// The isolation check's throwaway variant, only when asked for.
+let probeTargets = isolationProbe ? [variant("Overflow3Inline", layout: "CogInlineOverflow")] : []
+let probeVariants: [Target.Dependency] = isolationProbe ? ["CogVariantOverflow3Inline"] : []
 
 let benchSwift: [SwiftSetting] = coreSettings + [.swiftLanguageMode(.v5)]
 
@@ -110,6 +127,21 @@ let package = Package(
         "CogTypedKey",
       ],
       path: "Benchmarks/Systems", swiftSettings: coreSettings),
+    // The layout variants, one target each (swift/0003-edge-layouts.md, "Adding a layout"),
+    // and their registry (`Variants.all`).
+    variant("PoolInline", layout: "CogEdgePool"),
+    variant("PrefixInline", layout: "CogPrefixArrays"),
+    variant("Overflow2Inline", layout: "CogInlineOverflow"),
+    variant("PoolInterned", layout: "CogEdgePool"),
+    variant("PoolTyped", layout: "CogEdgePool"),
+    .target(
+      name: "CogVariants",
+      dependencies: [
+        "CogBenchSystems", "CogVariantPoolInline", "CogVariantPrefixInline",
+        "CogVariantOverflow2Inline", "CogVariantPoolInterned", "CogVariantPoolTyped",
+      ] + probeVariants,
+      path: "Benchmarks/Variants/Registry",
+      swiftSettings: coreSettings + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
     .target(
       name: "CCogCounters", path: "Benchmarks/Counters/CCogCounters",
       cSettings: counterCSettings, linkerSettings: counterLinker),
@@ -119,8 +151,8 @@ let package = Package(
     .executableTarget(
       name: "CogBenchRunner",
       dependencies: [
-        "CogBenchCases", "CogBenchSystems", "CogCounters", "CogEdgePool", "CogPrefixArrays",
-        "CogInlineOverflow",
+        "CogBenchCases", "CogBenchSystems", "CogVariants", "CogCounters", "CogEdgePool",
+        "CogPrefixArrays", "CogInlineOverflow",
       ],
       path: "Benchmarks/Runner", swiftSettings: benchSwift),
 
@@ -132,11 +164,12 @@ let package = Package(
       dependencies: [
         "Cog", "CogSimpleCore", "CogLayoutBinding", "CogEdgePool", "CogPrefixArrays",
         "CogInlineOverflow", "CogKeySupport", "CogInlineKey", "CogInternedKey", "CogTypedKey",
+        "CogVariants",
       ],
       path: "Tests/CogTests"),
     .testTarget(
       name: "CogBenchTests",
-      dependencies: ["Cog", "CogBenchCases", "CogBenchSystems", "CogCounters"],
+      dependencies: ["Cog", "CogBenchCases", "CogBenchSystems", "CogVariants", "CogCounters"],
       path: "Tests/CogBenchTests", swiftSettings: [.swiftLanguageMode(.v5)]),
-  ]
+  ] + probeTargets
 )

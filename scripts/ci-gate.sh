@@ -14,6 +14,10 @@
 #   matches nothing, or a selection with no count to check, is an error (exit 1).
 #   COG_BENCH_BIN     a cog-bench executable to use instead of building one (the runner's
 #                     tests use it to check the script's handling of its arguments)
+#   COG_BENCH_SCRATCH the build's scratch path (default .build)
+#   COG_GATE_COUNT_ONLY=DIR  only build and count, into DIR (not .bench-tmp/ci-gate), and print
+#                     the result file's path: no check, no self-test (scripts/isolation-check.sh
+#                     counts its second build this way)
 # Instructions are gated with a 0.1% tolerance (3% for four cases whose runtime cache lookups
 # move with the binary's layout: the thresholds file's toleranceOverrides), every other count
 # exactly: every region is
@@ -47,7 +51,7 @@ if [[ $# -ge 1 ]]; then
 fi
 
 # Kept (under the git-ignored .bench-tmp/) so the update command `check` prints still works.
-dir=".bench-tmp/ci-gate"
+dir="${COG_GATE_COUNT_ONLY:-.bench-tmp/ci-gate}"
 mkdir -p "$dir"
 COG_BENCH_BUILD_COMMAND="${build[*]}" SWIFT_DETERMINISTIC_HASHING=1 \
   "$bin" run --size quick --systems "$systems" --metrics "$metrics" --output-dir "$dir" >"$dir/run.txt" || {
@@ -57,6 +61,10 @@ COG_BENCH_BUILD_COMMAND="${build[*]}" SWIFT_DETERMINISTIC_HASHING=1 \
 }
 result="$(sed -n 's/^wrote \(.*\.json\)$/\1/p' "$dir/run.txt" | tail -n 1)"
 echo "ci-gate: measured in $(( SECONDS - start )) s: $result" >&2
+if [[ -n "${COG_GATE_COUNT_ONLY:-}" ]]; then
+  echo "$result"
+  exit 0
+fi
 status=0
 "$bin" check --enforce-targets "${scope[@]}" "$result" || status=$?
 if (( status != 0 )); then exit "$status"; fi

@@ -7,21 +7,25 @@ import Foundation
 enum SameCountsCommand {
   static let help = """
     usage: cog-bench same-counts <reference.json> <other.json> [--systems GLOBS]
-                                 [--metrics GLOBS]
+                                 [--metrics GLOBS] [--other-build]
 
     Checks that every deterministic count of the reference result (within --systems and
     --metrics) is in the other result with exactly the same value, and that both come from
     the same executable (their digests). Prints each difference. No tolerance: counts are
     exact for one binary, whatever else a run measured.
+    --other-build: the results come from two builds of one commit (scripts/isolation-check.sh:
+    without and with a throwaway layout variant); their commits are compared instead of the
+    executables. Systems only the other result measured are not compared.
     Every pattern must match a system or a count of the reference, and some count must be
     compared: an empty selection is an error.
-    Exit: 0 every count equal, 1 a difference, a missing count, another executable, or a
-    selection that matches nothing.
+    Exit: 0 every count equal, 1 a difference, a missing count, another executable (another
+    commit with --other-build), or a selection that matches nothing.
     """
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
-      arguments, valueOptions: ["systems", "metrics"], flagOptions: [], maxPositionals: 2)
+      arguments, valueOptions: ["systems", "metrics"], flagOptions: ["other-build"],
+      maxPositionals: 2)
     if a.has("help") {
       print(help)
       return .ok
@@ -38,7 +42,12 @@ enum SameCountsCommand {
     let digests = (
       reference.environment.build.executableDigest, other.environment.build.executableDigest
     )
-    if digests.0 == nil || digests.0 != digests.1 {
+    if a.has("other-build") {
+      let commits = (reference.environment.git.commit, other.environment.git.commit)
+      if commits.0 != commits.1 {
+        problems.append("the results come from different commits (\(commits.0) vs \(commits.1))")
+      }
+    } else if digests.0 == nil || digests.0 != digests.1 {
       problems.append(
         "the results come from different executables (\(digests.0 ?? "no digest") vs "
           + "\(digests.1 ?? "no digest"))")

@@ -1,4 +1,5 @@
 import CogBenchCases
+import CogVariants
 import Foundation
 
 /// The M6 comparison in the record (issue 12, seed 000 §3.3, §4 and §9): every edge layout
@@ -6,12 +7,9 @@ import Foundation
 /// keyed cases, and `cog` beside them for wall-time ratios measured in the same run. Rendered
 /// from the newest result file of `scripts/compare.sh m6` (default directory `Results/m6`).
 extension PerfMarkdown {
-  /// The variants, in table order; the first is the baseline of the instruction ratios (the
-  /// layouts `cog` binds, through the layout binding).
-  static let m6Variants = [
-    "cog[pool+inline]", "cog[prefix+inline]", "cog[overflow2+inline]", "cog[pool+interned]",
-    "cog[pool+typed]",
-  ]
+  /// The variants, in table order: the registered ones (`Variants.all`); the first is the
+  /// baseline of the instruction ratios (the layouts `cog` binds, through the layout binding).
+  static let m6Variants = Variants.all.map { $0.id }
   /// Cases whose dependencies or keys change every iteration: where prefix arrays are said to
   /// win (seed 000 §3.3) and where interning is said to cost (§4).
   static let m6ChurnCases = [

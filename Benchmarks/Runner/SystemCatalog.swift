@@ -1,14 +1,17 @@
 import CogBenchCases
 import CogBenchSystems
+import CogVariants
 
 /// The systems the runner can measure, selected by id (`--systems`).
 ///
-/// The entries come from `SystemBindings` (CogBenchSystems), which binds every case to each
-/// concrete system type through `CaseRegistry.bind`, so that `C.prepare(on: S)` is specialized
-/// for the system in the module that declares it. Add a system there when its adapter lands.
+/// The entries come from `SystemBindings` (CogBenchSystems: `cog` and the baselines) and then
+/// `Variants.all` (the layout variants, each bound in a module of its own), which bind every
+/// case to each concrete system type through `CaseRegistry.bind`, so that `C.prepare(on: S)`
+/// is specialized for the system in the module that declares its binding. Add a system there
+/// when its adapter lands; a layout variant, in `Variants.all`.
 @MainActor
 enum SystemCatalog {
-  static let all: [SystemEntry] = SystemBindings.all.map {
+  static let all: [SystemEntry] = (SystemBindings.all + Variants.all.map { $0.entry }).map {
     SystemEntry(
       id: $0.id, capabilities: $0.capabilities, storage: $0.storage, makeBound: $0.bind)
   }

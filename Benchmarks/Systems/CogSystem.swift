@@ -233,9 +233,9 @@ extension CogSystem: AsyncReactiveSystem {
 /// The reaction-run counter of the own-API cases: a bump is one add (unchecked exclusivity,
 /// as the cases' `RunCounter`).
 @MainActor @usableFromInline
-final class OwnAPIRunCounter {
-  @usableFromInline @exclusivity(unchecked) var count = 0
-  @inlinable init() {}
+package final class OwnAPIRunCounter {
+  @usableFromInline @exclusivity(unchecked) package var count = 0
+  @inlinable package init() {}
 }
 
 /// The case's closure as a Cog body: the row's behavior calls the case's closure directly,

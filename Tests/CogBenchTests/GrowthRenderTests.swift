@@ -1,4 +1,5 @@
 import CogBenchSystems
+import CogVariants
 import Foundation
 import Testing
 
@@ -190,7 +191,9 @@ struct GrowthRenderTests {
   @Test("the storage probe measures each layout's own store exactly")
   func storageProbe() throws {
     var figures: [String: StorageFigures] = [:]
-    for e in SystemBindings.all { if let probe = e.storage { figures[e.id] = probe() } }
+    for e in SystemBindings.all + Variants.all.map({ $0.entry }) {
+      if let probe = e.storage { figures[e.id] = probe() }
+    }
     #expect(
       Set(figures.keys) == [
         "cog", "cog[pool+inline]", "cog[prefix+inline]", "cog[overflow2+inline]",

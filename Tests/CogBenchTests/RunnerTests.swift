@@ -418,12 +418,17 @@ struct RunnerTests {
   @Test("same-counts passes equal counts of one executable and names every difference")
   func sameCounts() throws {
     let dir = try temporaryDirectory()
-    func result(_ allocations: Int, digest: String) -> [String: Any] {
+    func result(_ allocations: Int, digest: String, commit: String? = nil) -> [String: Any] {
       var r = syntheticResult(allocations: allocations)
       var env = r["environment"] as! [String: Any]
       var build = env["build"] as! [String: Any]
       build["executableDigest"] = digest
       env["build"] = build
+      if let commit {
+        var git = env["git"] as! [String: Any]
+        git["commit"] = commit
+        env["git"] = git
+      }
       r["environment"] = env
       return r
     }
@@ -443,6 +448,16 @@ struct RunnerTests {
     let rebuilt = try CogBench.run(["same-counts", "gate.json", "rebuilt.json"], in: dir)
     #expect(rebuilt.status == 1)
     #expect(rebuilt.stdout.contains("different executables"))
+    // Two builds of one commit (the isolation check: without and with a throwaway variant).
+    let otherBuild = try CogBench.run(
+      ["same-counts", "gate.json", "rebuilt.json", "--other-build"], in: dir)
+    #expect(otherBuild.status == 0, "\(otherBuild.stdout)")
+    #expect(otherBuild.stdout.contains("all equal"))
+    try write(result(10, digest: "fnv1a64:2", commit: "fedcba9876543210"), to: dir + "/later.json")
+    let later = try CogBench.run(
+      ["same-counts", "gate.json", "later.json", "--other-build"], in: dir)
+    #expect(later.status == 1)
+    #expect(later.stdout.contains("different commits"))
   }
 
   @Test("results of another schema, corrupt results and debug results are rejected")

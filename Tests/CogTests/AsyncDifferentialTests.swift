@@ -37,19 +37,11 @@ struct AsyncDifferentialTests {
   @Test("random async programs follow the documented semantics, through the public API")
   func publicAPI() async { await Self.run(AsyncPublicRuntime.self, defaultCases: 400) }
 
-  @Test("random async programs follow the documented semantics on the shared linked pool")
-  func sharedEdgePool() async {
-    await Self.run(AsyncLayoutRuntime<SharedEdgePool>.self, defaultCases: 200)
-  }
-
-  @Test("random async programs follow the documented semantics on prefix arrays")
-  func prefixArrays() async {
-    await Self.run(AsyncLayoutRuntime<PrefixArrays>.self, defaultCases: 200)
-  }
-
-  @Test("random async programs follow the documented semantics on inline dependencies")
-  func inlineOverflow() async {
-    await Self.run(AsyncLayoutRuntime<DefaultInlineOverflow>.self, defaultCases: 200)
+  @Test(
+    "random async programs follow the documented semantics on each edge layout",
+    arguments: EdgeLayout.registered)
+  func edgeLayout(layout: EdgeLayout) async {
+    await Self.run(layout.asyncRuntime, defaultCases: 200)
   }
 
   static func run<R: AsyncDiffRuntime>(_: R.Type, defaultCases: Int) async {

@@ -206,7 +206,3 @@ extension CogLifetime {
     return nil
   }
 }
-
-/// The inline + overflow layout with the inline width the workbench measures (N = 2, chosen by
-/// measurement: swift/0003-edge-layouts.md).
-typealias DefaultInlineOverflow = InlineOverflow<2>

@@ -43,30 +43,9 @@ struct DifferentialTests {
   @Test("random graphs agree with the reference after every turn, through the public API")
   func publicAPI() { Self.run(PublicRuntime.self, defaultCases: 2_000) }
 
-  @Test("random graphs agree with the reference on the shared linked pool")
-  func sharedEdgePool() {
-    Self.run(LayoutRuntime<SharedEdgePool, InlineReferences>.self, defaultCases: 1_000)
-  }
-
-  @Test("random graphs agree with the reference on prefix arrays")
-  func prefixArrays() {
-    Self.run(LayoutRuntime<PrefixArrays, InlineReferences>.self, defaultCases: 1_000)
-  }
-
-  @Test("random graphs agree with the reference on inline dependencies with overflow")
-  func inlineOverflow() {
-    Self.run(LayoutRuntime<DefaultInlineOverflow, InlineReferences>.self, defaultCases: 1_000)
-  }
-
-  @Test("random graphs agree with the reference with interned key references (pool)")
-  func internedReferences() {
-    Self.run(LayoutRuntime<SharedEdgePool, InternedReferences>.self, defaultCases: 1_000)
-  }
-
-  @Test("random graphs agree with the reference with generic key references (pool)")
-  func typedReferences() {
-    Self.run(LayoutRuntime<SharedEdgePool, TypedReferences>.self, defaultCases: 1_000)
-  }
+  @Test(
+    "random graphs agree with the reference on each layout variant", arguments: TestedVariant.all)
+  func layoutVariant(variant: TestedVariant) { Self.run(variant.runtime, defaultCases: 1_000) }
 
   /// `COG_DIFF_CASES` overrides `defaultCases` for every runtime (the long mode).
   static func run<R: DiffRuntime>(_: R.Type, defaultCases: Int) {

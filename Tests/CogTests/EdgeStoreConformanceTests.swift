@@ -13,7 +13,7 @@ import Testing
 @MainActor
 @Suite("Edge store conformance")
 struct EdgeStoreConformanceTests {
-  nonisolated static let layouts = EdgeLayout.allCases
+  nonisolated static let layouts = EdgeLayout.all
 
   @Test("a run's reads become the dependency list, in order", arguments: layouts)
   func readsBecomeDependencies(layout: EdgeLayout) { layout.store.readsBecomeDependencies() }
@@ -39,32 +39,6 @@ struct EdgeStoreConformanceTests {
 
   @Test("many subscribers come and go without a scan going wrong", arguments: layouts)
   func subscriberChurn(layout: EdgeLayout) { layout.store.subscriberChurn() }
-}
-
-/// The edge layouts, as test arguments.
-enum EdgeLayout: String, CaseIterable, Sendable, CustomStringConvertible {
-  case pool, prefix, inline2, inline3, inline4
-  var description: String { rawValue }
-
-  @MainActor var store: any EdgeStoreCase.Type {
-    switch self {
-    case .pool: return StoreCase<SharedEdgePool>.self
-    case .prefix: return StoreCase<PrefixArrays>.self
-    case .inline2: return StoreCase<InlineOverflow<2>>.self
-    case .inline3: return StoreCase<InlineOverflow<3>>.self
-    case .inline4: return StoreCase<InlineOverflow<4>>.self
-    }
-  }
-
-  @MainActor var behaviour: any LayoutBehaviourCase.Type {
-    switch self {
-    case .pool: return BehaviourCase<SharedEdgePool>.self
-    case .prefix: return BehaviourCase<PrefixArrays>.self
-    case .inline2: return BehaviourCase<InlineOverflow<2>>.self
-    case .inline3: return BehaviourCase<InlineOverflow<3>>.self
-    case .inline4: return BehaviourCase<InlineOverflow<4>>.self
-    }
-  }
 }
 
 @MainActor
@@ -287,7 +261,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 @MainActor
 @Suite("Layout behaviour")
 struct LayoutBehaviourTests {
-  nonisolated static let layouts: [EdgeLayout] = [.pool, .prefix, .inline2]
+  nonisolated static let layouts = EdgeLayout.registered
 
   @Test("a body reading many rows, then fewer, then others", arguments: layouts)
   func wideAndSwitching(layout: EdgeLayout) { layout.behaviour.wideAndSwitching() }

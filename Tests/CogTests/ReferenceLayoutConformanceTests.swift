@@ -8,32 +8,33 @@ import Testing
 /// on each through the layout binding: `box[key]` names one row per key per context; a
 /// body's warm re-read confirms its key without confusing keys or boxes; a key switch moves
 /// the dependency; a released row is made again by the same reference; a cycle names the
-/// keyed states; contexts do not share rows.
+/// keyed states; contexts do not share rows. Run on every registered variant (`Variants.all`:
+/// each reference layout with the pool, inline references also on the other edge layouts).
 @MainActor
 @Suite("Reference layout conformance")
 struct ReferenceLayoutConformanceTests {
-  nonisolated static let layouts = ReferenceLayoutCase.allCases
+  nonisolated static let layouts = TestedVariant.all
 
   @Test("one row per key, warm re-reads confirm, changes reach every key", arguments: layouts)
-  func rowsPerKey(layout: ReferenceLayoutCase) { layout.run.rowsPerKey() }
+  func rowsPerKey(layout: TestedVariant) { layout.references.rowsPerKey() }
 
   @Test("equal keys of two boxes and near keys of one box are not confused", arguments: layouts)
-  func keysAndBoxesApart(layout: ReferenceLayoutCase) { layout.run.keysAndBoxesApart() }
+  func keysAndBoxesApart(layout: TestedVariant) { layout.references.keysAndBoxesApart() }
 
   @Test("a key read from another state switches the dependency (weatherHere)", arguments: layouts)
-  func dynamicKeySwitch(layout: ReferenceLayoutCase) { layout.run.dynamicKeySwitch() }
+  func dynamicKeySwitch(layout: TestedVariant) { layout.references.dynamicKeySwitch() }
 
   @Test("an evicted key's row is made again by the same reference", arguments: layouts)
-  func evictAndRecreate(layout: ReferenceLayoutCase) { layout.run.evictAndRecreate() }
+  func evictAndRecreate(layout: TestedVariant) { layout.references.evictAndRecreate() }
 
   @Test("a cycle through keyed states names them with their keys", arguments: layouts)
-  func cycleNamesKeys(layout: ReferenceLayoutCase) { layout.run.cycleNamesKeys() }
+  func cycleNamesKeys(layout: TestedVariant) { layout.references.cycleNamesKeys() }
 
   @Test("two contexts keep their own rows of one box", arguments: layouts)
-  func contextsApart(layout: ReferenceLayoutCase) { layout.run.contextsApart() }
+  func contextsApart(layout: TestedVariant) { layout.references.contextsApart() }
 
   @Test("UI reads of keyed states: told once per change, not for equal results", arguments: layouts)
-  func uiReads(layout: ReferenceLayoutCase) { layout.run.uiReads() }
+  func uiReads(layout: TestedVariant) { layout.references.uiReads() }
 
   @Test("interned keys: the table grows by distinct keys only, and never shrinks")
   func internTableGrowth() {
@@ -64,22 +65,6 @@ struct ReferenceLayoutConformanceTests {
     // Reading a known key again interns nothing.
     _ = cogs[box, 0]
     #expect(InternedReferences.internedKeys(box) == window + turns * step)
-  }
-}
-
-/// The reference layouts, as test arguments (each on the shared pool; inline also on prefix
-/// arrays, the layout whose runs differ most).
-enum ReferenceLayoutCase: String, CaseIterable, Sendable, CustomStringConvertible {
-  case inline, interned, typed, inlineOnPrefix
-  var description: String { rawValue }
-
-  @MainActor var run: any ReferenceCase.Type {
-    switch self {
-    case .inline: return ReferenceConformance<SharedEdgePool, InlineReferences>.self
-    case .interned: return ReferenceConformance<SharedEdgePool, InternedReferences>.self
-    case .typed: return ReferenceConformance<SharedEdgePool, TypedReferences>.self
-    case .inlineOnPrefix: return ReferenceConformance<PrefixArrays, InlineReferences>.self
-    }
   }
 }
 

@@ -1,21 +1,25 @@
 import CogBenchCases
+import CogBenchSystems
 import CogCore
-import CogEdgePool
-import CogInlineOverflow
 import CogLayoutBinding
-import CogLayoutSupport
-import CogPrefixArrays
 
 /// The core bound to one (edge layout, reference layout) combination behind the benchmark
 /// adapter: the systems `cog[<edges>,<references>]`, which the layout comparison measures.
 /// The same mapping as `CogSystem` (see there), through the workbench's layout binding instead
 /// of the public API. `cog[pool,inline]` binds the same layouts as `cog`: equal counts prove
 /// that this system measures the layouts and not itself (the calibration in the record).
+///
+/// This file is compiled into every variant's module (`Benchmarks/Variants/<Name>/
+/// LayoutSystem.swift` is a link to it), so each module declares its own `LayoutSystem` and
+/// its conformances: a package type's conformance declared in another module is not
+/// devirtualized there (every adapter method was called through the witness table,
+/// unspecialized: 16-37× the instructions of `cog`), and one type shared by every variant
+/// would put every variant's specializations in one module.
 @MainActor
 package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: ReferenceLayout>:
   ReactiveSystem
 {
-  package nonisolated static var id: String { "cog[\(Edges.layoutName)+\(Refs.layoutName)]" }
+  package nonisolated static var id: String { layoutSystemID(Edges.self, Refs.self) }
   package nonisolated static var capabilities: SystemCapabilities {
     .all.union([.uiReads, .ownAPI])
   }
@@ -213,92 +217,6 @@ extension LayoutSystem: AsyncReactiveSystem {
       }
     }
     return ComputedHandle(handles.keep(cog))
-  }
-}
-
-/// How an edge layout is named in system ids (`cog[<name>,…]`).
-package protocol NamedEdgeLayout {
-  static var layoutName: String { get }
-}
-extension SharedEdgePool: NamedEdgeLayout { package static var layoutName: String { "pool" } }
-extension PrefixReuseEdges: NamedEdgeLayout where Deps: NamedEdgeLayout {
-  package static var layoutName: String { Deps.layoutName }
-}
-extension ArrayDeps: NamedEdgeLayout { package static var layoutName: String { "prefix" } }
-extension InlineDeps: NamedEdgeLayout {
-  package static var layoutName: String { "overflow\(N)" }
-}
-
-/// Every system with every case bound to it. Bound here, in the module that declares the
-/// systems, rather than by the runner: the conformance of a package type is not available to
-/// other modules' optimizer (cases bound elsewhere called every layout system's adapter method
-/// through the protocol witness, unspecialized: 15× the instructions of `cog`), and binding
-/// them all in one module gives every system the same optimization context (`cog` and
-/// `cog[pool+inline]` then differ by their bindings only; see the calibration in the record).
-package enum SystemBindings {
-  /// The systems, in the order the runner lists them. Each entry names its system's concrete
-  /// type in its own closure, so that binding is specialized there.
-  @MainActor package static let all: [Entry] = [
-    Entry(CogSystem.self, storage: { StorageProbe.figures(SharedEdgePool.self) }) {
-      CaseRegistry.with(
-        async: CaseRegistry.bindAsync(CogSystem.self), in: CaseRegistry.bind(CogSystem.self))
-    },
-    Entry(SimpleSystem.self) { CaseRegistry.bind(SimpleSystem.self) },
-    Entry(ObjectGraphSystem.self) { CaseRegistry.bind(ObjectGraphSystem.self) },
-    Entry(ObservationSystem.self) { CaseRegistry.bind(ObservationSystem.self) },
-    // The layout comparison: the core bound to each edge layout (swift/0003-edge-layouts.md).
-    Entry(
-      LayoutSystem<SharedEdgePool, InlineReferences>.self,
-      storage: { StorageProbe.figures(SharedEdgePool.self) }
-    ) {
-      CaseRegistry.with(
-        async: CaseRegistry.bindAsync(LayoutSystem<SharedEdgePool, InlineReferences>.self),
-        in: CaseRegistry.bind(LayoutSystem<SharedEdgePool, InlineReferences>.self))
-    },
-    Entry(
-      LayoutSystem<PrefixArrays, InlineReferences>.self,
-      storage: { StorageProbe.figures(PrefixArrays.self) }
-    ) {
-      CaseRegistry.with(
-        async: CaseRegistry.bindAsync(LayoutSystem<PrefixArrays, InlineReferences>.self),
-        in: CaseRegistry.bind(LayoutSystem<PrefixArrays, InlineReferences>.self))
-    },
-    // N = 2 measured cheapest of 2, 3 and 4 (swift/0003-edge-layouts.md).
-    Entry(
-      LayoutSystem<InlineOverflow<2>, InlineReferences>.self,
-      storage: { StorageProbe.figures(InlineOverflow<2>.self) }
-    ) {
-      CaseRegistry.with(
-        async: CaseRegistry.bindAsync(LayoutSystem<InlineOverflow<2>, InlineReferences>.self),
-        in: CaseRegistry.bind(LayoutSystem<InlineOverflow<2>, InlineReferences>.self))
-    },
-    // The reference layouts with the pool, on the keyed cases (the M6 set; keyless cases do
-    // not read references, so they would measure `cog[pool+inline]` again).
-    Entry(LayoutSystem<SharedEdgePool, InternedReferences>.self) {
-      CaseRegistry.bindKeyedOnly(LayoutSystem<SharedEdgePool, InternedReferences>.self)
-    },
-    Entry(LayoutSystem<SharedEdgePool, TypedReferences>.self) {
-      CaseRegistry.bindKeyedOnly(LayoutSystem<SharedEdgePool, TypedReferences>.self)
-    },
-  ]
-
-  /// A system's id, capabilities and bound cases.
-  package struct Entry {
-    package let id: String
-    package let capabilities: SystemCapabilities
-    package let bind: @MainActor () -> [BoundCase]
-    /// The storage figures of the system's layout (`StorageProbe`); nil for systems that do
-    /// not run Cog's core.
-    package let storage: (@MainActor () -> StorageFigures)?
-    init<S: ReactiveSystem>(
-      _: S.Type, storage: (@MainActor () -> StorageFigures)? = nil,
-      bind: @escaping @MainActor () -> [BoundCase]
-    ) {
-      id = S.id
-      capabilities = S.capabilities
-      self.storage = storage
-      self.bind = bind
-    }
   }
 }
 

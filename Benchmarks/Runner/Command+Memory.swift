@@ -11,7 +11,8 @@ enum MemoryCommand {
     usage: cog-bench memory [--cases LIST] [--systems LIST] [--size quick|full]
                             [--samples N] [--warmup N] [--output-dir DIR] [--allow-debug]
 
-    Measures the process's resident memory (RSS, /proc/self/statm) after every sample of
+    Measures the process's resident memory (RSS, /proc/self/statm; jemalloc without decay,
+    so freed pages leave at once) after every sample of
     each case (default \(defaultCases.joined(separator: ","))) on each system (default
     cog), N samples (default 24) at the given size (default full), one child process per
     case × system. A series is flat when, after the first --warmup samples (default 4),
@@ -52,10 +53,13 @@ enum MemoryCommand {
     let pairs = cases.flatMap { c in systems.map { (c, $0) } }
     for (k, (c, s)) in pairs.enumerated() {
       note("[memory \(k + 1)/\(pairs.count)] \(c.id)@\(s.id)")
+      // jemalloc returns freed pages at once (no decay): the resident set is then what the
+      // process holds, not what the allocator kept after a sample's state died.
+      var environment = ProcessInfo.processInfo.environment
+      environment["MALLOC_CONF"] = "dirty_decay_ms:0,muzzy_decay_ms:0"
       guard
         let o = Shell.run(
-          me, ["__memory", c.id, s.id, size.rawValue, String(samples)],
-          environment: ProcessInfo.processInfo.environment)
+          me, ["__memory", c.id, s.id, size.rawValue, String(samples)], environment: environment)
       else { throw BenchError("cannot start \(me)") }
       if o.status == 3 { continue }  // not applicable to this system
       guard o.status == 0, let data = o.stdout.data(using: .utf8),

@@ -20,7 +20,8 @@ extension PerfMarkdown {
         + "\(f.configuration) build, `\(f.size.rawValue)` size, \(escape(f.machine))). Each "
         + "case × system ran in a process of its own, its samples as the time phase runs them "
         + "(`beforeSample`, which drops the last sample's state, then the sample); the resident "
-        + "set (`/proc/self/statm`) was read after each. Flat: after \(f.warmupSamples) warm-up "
+        + "set (`/proc/self/statm`; jemalloc without decay, so pages freed go back at once) "
+        + "was read after each. Flat: after \(f.warmupSamples) warm-up "
         + "sample(s), no sample more than \(fixed(f.tolerancePercent, 0))% from the first warm "
         + "one.")
     md.append("")

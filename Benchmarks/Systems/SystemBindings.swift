@@ -13,7 +13,7 @@ package func layoutSystemID<Edges: NamedEdgeLayout, Refs: ReferenceLayout>(
   "cog[\(Edges.layoutName)+\(Refs.layoutName)]"
 }
 
-/// How an edge layout is named in system ids (`cog[<name>,…]`).
+/// How an edge layout is named in system ids (`cog[<name>+…]`).
 package protocol NamedEdgeLayout {
   static var layoutName: String { get }
 }

@@ -4,9 +4,9 @@ import CogCore
 import CogLayoutBinding
 
 /// The core bound to one (edge layout, reference layout) combination behind the benchmark
-/// adapter: the systems `cog[<edges>,<references>]`, which the layout comparison measures.
+/// adapter: the systems `cog[<edges>+<references>]`, which the layout comparison measures.
 /// The same mapping as `CogSystem` (see there), through the workbench's layout binding instead
-/// of the public API. `cog[pool,inline]` binds the same layouts as `cog`: equal counts prove
+/// of the public API. `cog[pool+inline]` binds the same layouts as `cog`: equal counts prove
 /// that this system measures the layouts and not itself (the calibration in the record).
 ///
 /// This file is compiled into every variant's module (`Benchmarks/Variants/<Name>/

@@ -4,8 +4,9 @@ import Foundation
 /// What `cog-bench gate-power` measured of the gate: its false alarms on the same binary
 /// (an A/A series) and which injected regressions `check` caught. Versioned JSON, written to
 /// `Results/gate-power/`; the record's "Gate power" renders the newest.
-struct GatePowerFile: Codable {
+struct GatePowerFile: Codable, SideRecordFile {
   static let currentSchema = 1
+  static let kind = "gate-power"
   var schema: Int
   var date: String
   var size: CaseSize
@@ -50,35 +51,5 @@ struct GatePowerFile: Codable {
       guard let baseline, let measured, baseline > 0 else { return nil }
       return Double(measured - baseline) * 100 / Double(baseline)
     }
-  }
-
-  static func read(_ path: String) throws -> GatePowerFile {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw BenchError("cannot read gate-power file \(path)")
-    }
-    let file: GatePowerFile
-    do {
-      file = try JSONDecoder().decode(GatePowerFile.self, from: data)
-    } catch {
-      throw BenchError("\(path) is a corrupt gate-power file (\(oneLine(error)))")
-    }
-    guard file.schema == currentSchema else {
-      throw BenchError(
-        "\(path) has schema \(file.schema); this cog-bench reads \(currentSchema)")
-    }
-    return file
-  }
-
-  /// The newest file in `dir` by date, or nil when there is none.
-  static func newest(in dir: String) throws -> (String, GatePowerFile)? {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-    var newest: (String, GatePowerFile)?
-    for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-      let path = "\(dir)/\(name)"
-      let file = try read(path)
-      if let n = newest, (n.1.date, n.0) >= (file.date, path) { continue }
-      newest = (path, file)
-    }
-    return newest
   }
 }

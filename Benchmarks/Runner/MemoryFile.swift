@@ -9,8 +9,9 @@ import Foundation
 /// case, each case × system in a process of its own, and the bytes of Cog's descriptor
 /// objects. Versioned JSON, written to `Results/memory/`; the record's "Memory across
 /// samples" renders the newest.
-struct MemoryFile: Codable {
+struct MemoryFile: Codable, SideRecordFile {
   static let currentSchema = 1
+  static let kind = "memory"
   var schema: Int
   var date: String
   var size: CaseSize
@@ -49,35 +50,6 @@ struct MemoryFile: Codable {
       guard base > 0 else { return nil }
       return residentBytes[(warmup + 1)...].map { abs(Double($0) - base) * 100 / base }.max()
     }
-  }
-
-  static func read(_ path: String) throws -> MemoryFile {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw BenchError("cannot read memory file \(path)")
-    }
-    let file: MemoryFile
-    do {
-      file = try JSONDecoder().decode(MemoryFile.self, from: data)
-    } catch {
-      throw BenchError("\(path) is a corrupt memory file (\(oneLine(error)))")
-    }
-    guard file.schema == currentSchema else {
-      throw BenchError("\(path) has schema \(file.schema); this cog-bench reads \(currentSchema)")
-    }
-    return file
-  }
-
-  /// The newest file in `dir` by date, or nil when there is none.
-  static func newest(in dir: String) throws -> (String, MemoryFile)? {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-    var newest: (String, MemoryFile)?
-    for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-      let path = "\(dir)/\(name)"
-      let file = try read(path)
-      if let n = newest, (n.1.date, n.0) >= (file.date, path) { continue }
-      newest = (path, file)
-    }
-    return newest
   }
 
   /// This process's resident set in bytes (`/proc/self/statm`); an error where there is none,

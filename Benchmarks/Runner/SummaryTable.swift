@@ -25,8 +25,12 @@ enum SummaryTable {
       file.results.filter { $0.system == ref }.map { ($0.caseID, $0) },
       uniquingKeysWith: { a, _ in a })
     var lines: [String] = []
+    // Name columns as wide as their longest entry, so long ids do not push a row out of line.
+    let caseWidth = file.results.map(\.caseID.count).reduce("case".count, max) + 2
+    let systemWidth = file.results.map(\.system.count).reduce("system".count, max) + 2
     var header =
-      "case".padding(34) + "system".padding(14) + "checks".padding(7) + "iters".leftPadding(6)
+      "case".padding(caseWidth) + "system".padding(systemWidth) + "checks".padding(7)
+      + "iters".leftPadding(6)
     for c in columns {
       header += c.title.leftPadding(16)
       if c.ratio && hasRef { header += "÷ \(ref)".leftPadding(9) }
@@ -34,7 +38,7 @@ enum SummaryTable {
     lines.append(header)
     lines.append(String(repeating: "-", count: header.count))
     for r in file.results {
-      var line = r.caseID.padding(34) + r.system.padding(14)
+      var line = r.caseID.padding(caseWidth) + r.system.padding(systemWidth)
       if let na = r.notApplicable {
         lines.append(line + "n/a: \(na)")
         continue

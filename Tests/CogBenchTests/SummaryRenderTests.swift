@@ -44,3 +44,32 @@ struct SummaryRenderTests {
     #expect(notApplicable.count <= 20, "\(notApplicable.count)")
   }
 }
+
+@Suite("The compact table run prints")
+struct CompactTableTests {
+  @Test("columns stay in line for long case and system names")
+  func alignedWithLongNames() throws {
+    let dir = try temporaryDirectory()
+    let o = try CogBench.run(
+      [
+        "run", "--allow-debug", "--cases",
+        "sbench/createComputations/create1000to1,kairo/deep", "--systems",
+        "cog,cog[overflow2+inline]", "--metrics", "allocations,wallTime", "--samples", "2",
+        "--warmup", "0", "--output-dir", "out",
+      ], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let lines = o.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let header = try #require(lines.firstIndex { $0.hasPrefix("case ") })
+    let rows = lines[(header + 2)...].prefix { !$0.isEmpty }
+    #expect(rows.count == 4, "\(o.stdout)")
+    // Every row is as wide as the header, and each column starts where its title does.
+    let width = lines[header].count
+    for row in rows { #expect(row.count == width, "\(lines[header])\n\(row)") }
+    let systemColumn = try #require(lines[header].range(of: "system")).lowerBound
+    let offset = lines[header].distance(from: lines[header].startIndex, to: systemColumn)
+    for row in rows {
+      let system = row.dropFirst(offset).prefix { $0 != " " }
+      #expect(system == "cog" || system == "cog[overflow2+inline]", "\(row)")
+    }
+  }
+}

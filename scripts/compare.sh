@@ -16,8 +16,10 @@
 #   m6             the M6 layout comparison (issue 12, swift/0006-reference-layouts.md): `cog`
 #                  and every layout system `cog[<edges>+<references>]` (every edge layout with
 #                  inline references on every case; the interned and generic references with
-#                  the pool on the keyed cases), every metric, one result file under
-#                  Results/m6/, rendered into the record's "M6 comparison" section. Measures
+#                  the pool on the keyed cases), every metric, one result file added to
+#                  Results/m6/ and rendered into the record's "M6 comparison" section by
+#                  `cog-bench render --add-m6` (refused, exit 3, when it lacks a counter the
+#                  current M6 run has: then nothing in Results/ or impl/ changes). Measures
 #                  for at most COG_BENCH_DEADLINE seconds (default 900 for m6) after the build.
 #
 # Environment:
@@ -31,7 +33,8 @@
 #                         result elsewhere is not the record. For Results/runs the run is
 #                         written to .bench-tmp/runs/ first and `cog-bench render --add` copies
 #                         it in and renders the record, unless it lacks a counter the current
-#                         record has (then nothing in Results/ or impl/ changes: exit 3)
+#                         record has (then nothing in Results/ or impl/ changes: exit 3);
+#                         for Results/m6 the same through .bench-tmp/m6/ and `render --add-m6`
 #   COG_NO_JEMALLOC       set to build with the in-process malloc counter instead of jemalloc
 #   COG_NO_INSTALL        set to never install packages (only say what is missing)
 #   COG_BENCH_BIN         a cog-bench executable to use instead of building one (the runner's
@@ -143,6 +146,7 @@ start=$SECONDS
 # The record's home gets the run only through `render --add` (step 4).
 run_dir="$output_dir"
 if [[ "$mode" == main && "$output_dir" == "Results/runs" ]]; then run_dir=".bench-tmp/runs"; fi
+if [[ "$mode" == m6 && "$output_dir" == "Results/m6" ]]; then run_dir=".bench-tmp/m6"; fi
 echo "compare.sh: measuring for at most $deadline s (COG_BENCH_DEADLINE; the build is done)" >&2
 left=$(( deadline - 20 ))
 if (( left < 60 )); then left=60; fi
@@ -169,17 +173,16 @@ if [[ -z "$result" ]]; then
 fi
 
 # 4. Render the record (only from Results/runs and Results/m6: the record's home): a main run
-# is added to Results/runs by `render --add`, which refuses (exit 3, nothing changed) a run
-# that lacks counters the record has. Then the table and, beside it, what could not be counted.
+# is added to Results/runs by `render --add`, an M6 run to Results/m6 by `render --add-m6`;
+# each refuses (exit 3, nothing changed) a run that lacks counters the current one has. Then the table and, beside it, what could not be counted.
 refused=""
-if [[ "$mode" == m6 && "$output_dir" == "Results/m6" ]]; then
-  "$bin" render --m6-dir Results/m6 >&2
-  rendered="rendered impl/perf.md (its M6 comparison from $result)"
-elif [[ "$run_dir" != "$output_dir" && -n "$systems${COG_BENCH_CASES:-}" ]]; then
+add=(--add "$result")
+if [[ "$mode" == m6 ]]; then add=(--add-m6 "$result"); fi
+if [[ "$run_dir" != "$output_dir" && -n "${COG_BENCH_SYSTEMS:-}${COG_BENCH_CASES:-}" ]]; then
   rendered="not added to the record (a partial run: COG_BENCH_SYSTEMS or COG_BENCH_CASES)"
 elif [[ "$run_dir" != "$output_dir" ]]; then
   render_status=0
-  "$bin" render --add "$result" --m6-dir Results/m6 >&2 2>"$out.render" || render_status=$?
+  "$bin" render "${add[@]}" --m6-dir Results/m6 >&2 2>"$out.render" || render_status=$?
   if (( render_status == 3 )); then
     refused="$(sed 's/^cog-bench: error: //' "$out.render")"
     rendered="NOT added to the record"
@@ -190,7 +193,7 @@ elif [[ "$run_dir" != "$output_dir" ]]; then
     exit "$render_status"
   else
     cat "$out.render" >&2
-    rendered="added to Results/runs, rendered impl/perf.md"
+    rendered="added to $output_dir, rendered impl/perf.md"
   fi
 else
   rendered="not rendered (the record is rendered from Results/runs only)"

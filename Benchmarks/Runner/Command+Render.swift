@@ -11,6 +11,7 @@ enum RenderCommand {
     usage: cog-bench render [RESULT.json ...] [--results-dir DIR] [--out PATH]
                             [--history PATH] [--charts DIR] [--notes PATH]
                             [--profiles DIR] [--m6-dir DIR] [--add RESULT.json [--force]]
+                            [--add-m6 RESULT.json [--force]]
 
     Renders the performance record from result files only (never typed numbers):
       --out       impl/perf.md: environment, a table per family (case × system) with ratios
@@ -39,6 +40,10 @@ enum RenderCommand {
                   has (instructions not counted: no valgrind, or past a deadline; a counter
                   that became unavailable); --force adds it anyway, on purpose. A partial
                   run is never added (exit 1).
+      --add-m6    a new M6 run (scripts/compare.sh m6 writes one to .bench-tmp/m6/): copied
+                  into --m6-dir and rendered as the record's M6 section; refused (exit 3,
+                  nothing copied or written) when it lacks a counter the current M6 run
+                  has, unless --force.
     Without RESULT arguments it reads every *.json in --results-dir (default Results/runs).
     The newest COMPLETE run per size is current: every case, every system and every metric
     (what scripts/compare.sh measures; an unavailable counter is a gap, not a partial run).
@@ -55,7 +60,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
-        "thresholds-dir", "gate-power-dir", "memory-dir",
+        "thresholds-dir", "gate-power-dir", "memory-dir", "add-m6",
       ],
       flagOptions: ["force"])
     if a.has("help") {
@@ -68,11 +73,17 @@ enum RenderCommand {
     let notesPath = a["notes"] ?? "impl/perf-notes.md"
     let profilesDir = a["profiles"] ?? "Results/profiles"
     let resultsDir = a["results-dir"] ?? "Results/runs"
-    let m6 = try PerfMarkdown.newestResult(in: a["m6-dir"] ?? "Results/m6")
+    let m6Dir = a["m6-dir"] ?? "Results/m6"
+    var m6 = try PerfMarkdown.newestResult(in: m6Dir)
     let thresholdsDir = a["thresholds-dir"] ?? "Results/thresholds"
     let gatePower = try GatePowerFile.newest(in: a["gate-power-dir"] ?? "Results/gate-power")
     let memory = try MemoryFile.newest(in: a["memory-dir"] ?? "Results/memory")
-    if a.has("force") && a["add"] == nil { throw BenchError("--force goes with --add") }
+    if a.has("force") && a["add"] == nil && a["add-m6"] == nil {
+      throw BenchError("--force goes with --add or --add-m6")
+    }
+    if a["add"] != nil && a["add-m6"] != nil {
+      throw BenchError("--add and --add-m6 are two renders: give one of them")
+    }
     if a["add"] != nil && !a.positionals.isEmpty {
       throw BenchError("--add renders --results-dir; it takes no RESULT arguments")
     }
@@ -90,6 +101,14 @@ enum RenderCommand {
         addPath, to: resultsDir, records: files, force: a.has("force"))
       added = path
       files.append((path, file))
+    }
+    if let addPath = a["add-m6"] {
+      let file = try ResultFile.read(addPath)
+      let path = try admit(
+        addPath, file, to: m6Dir, record: m6, what: "the M6 comparison", option: "--add-m6",
+        force: a.has("force"))
+      added = path
+      m6 = (path, file)
     }
     do {
       try render(
@@ -126,6 +145,21 @@ enum RenderCommand {
         "\(path) is a partial run (\(partial)); partial runs never become the record; "
           + "nothing added")
     }
+    let record = currentRecords(records)[file.size]
+    return (
+      try admit(
+        path, file, to: dir, record: record, what: "the record", option: "--add", force: force),
+      file
+    )
+  }
+
+  /// Copies `file` (read from `path`) into `dir`, the home of `what`, unless it lacks a
+  /// counter that `record`, the current one, has (exit 3; `force` copies it anyway). Returns
+  /// the copy's path. `option` is the render option that adds it (named in the refusal).
+  static func admit(
+    _ path: String, _ file: ResultFile, to dir: String, record: (String, ResultFile)?,
+    what: String, option: String, force: Bool
+  ) throws -> String {
     let name = (path as NSString).lastPathComponent
     guard name.hasSuffix(".json") else { throw BenchError("\(path) is not a .json file") }
     if FileManager.default.fileExists(atPath: "\(dir)/\(name)") {
@@ -133,25 +167,25 @@ enum RenderCommand {
         "\(dir)/\(name) exists: the run is in the record's home already (render without "
           + "--add renders it); nothing added")
     }
-    if let (recordPath, record) = currentRecords(records)[file.size], !force {
+    if let (recordPath, record) = record, !force {
       let missing = file.missingCounters(comparedWith: record)
       if !missing.isEmpty {
-        let what = missing.map {
+        let list = missing.map {
           "\($0.metric) in \($0.regions) of \($0.of) regions (\($0.reason))"
         }
         throw BenchError(
-          "\(path) was not added to the record: it lacks counters that the record "
-            + "(\(recordPath)) has: \(what.joined(separator: "; ")); the record is unchanged. "
+          "\(path) was not added to \(what): it lacks counters that the current run "
+            + "(\(recordPath)) has: \(list.joined(separator: "; ")); the record is unchanged. "
             + "Measure where they can be counted (scripts/compare.sh installs valgrind as root; "
-            + "COG_BENCH_DEADLINE gives the instruction phase more time), or make this run the "
-            + "record on purpose: \(CogBench.invocation) render --add \(shellQuoted(path)) --force",
+            + "COG_BENCH_DEADLINE gives the instruction phase more time), or make this run "
+            + "\(what) on purpose: \(CogBench.invocation) render \(option) \(shellQuoted(path)) "
+            + "--force",
           exitCode: .notRecorded)
       }
     }
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    let copied = try FileOutput.writeNew(
+    return try FileOutput.writeNew(
       data, directory: dir, base: String(name.dropLast(".json".count)), ext: "json")
-    return (copied, file)
   }
 
   static func render(

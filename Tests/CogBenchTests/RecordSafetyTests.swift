@@ -55,6 +55,35 @@ struct RecordSafetyTests {
     return r
   }
 
+  @Test("an M6 run that lacks counters the current M6 run has is not added: exit 3")
+  func m6RunMissingCountersIsKeptOut() throws {
+    let dir = try Self.recordDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/m6", withIntermediateDirectories: true)
+    var current = syntheticResult(complete: false, instructions: 100)
+    current["date"] = "2026-01-01T00:00:00Z"
+    try write(current, to: dir + "/m6/a-m6.json")
+    let render = try CogBench.run(Self.renderArguments, in: dir)
+    #expect(render.status == 0, "\(render.stderr)")
+    let before = try Self.snapshot(dir)
+    try write(Self.runWithoutInstructions(), to: dir + "/new-m6.json")
+    let o = try CogBench.run(Self.renderArguments + ["--add-m6", "new-m6.json"], in: dir)
+    #expect(o.status == 3, "\(o.stdout)\(o.stderr)")
+    #expect(o.stderr.contains("not added to the M6 comparison"), "\(o.stderr)")
+    #expect(o.stderr.contains("render --add-m6 new-m6.json --force"), "\(o.stderr)")
+    #expect(try Self.snapshot(dir) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/m6") == ["a-m6.json"])
+
+    // A run with every counter is added and becomes the M6 section.
+    var fine = syntheticResult(complete: false, instructions: 90)
+    fine["date"] = "2026-01-03T00:00:00Z"
+    try write(fine, to: dir + "/fine-m6.json")
+    let added = try CogBench.run(Self.renderArguments + ["--add-m6", "fine-m6.json"], in: dir)
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir + "/m6/fine-m6.json"))
+    let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
+    #expect(md.contains("m6/fine-m6.json"), "\(md.prefix(3000))")
+  }
+
   @Test("a run that lacks counters the record has is not added: exit 3, nothing changes")
   func runMissingCountersIsKeptOut() throws {
     let dir = try Self.recordDirectory()

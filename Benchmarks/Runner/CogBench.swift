@@ -52,6 +52,7 @@ struct CogBench {
       case "gate-power": code = try GatePowerCommand.main(arguments)
       case "memory": code = try MemoryCommand.main(arguments)
       case "__memory": code = try MemoryCommand.child(arguments)
+      case "__memory-scale": code = try MemoryCommand.scaleChild(arguments)
       case "check": code = try CheckCommand.main(arguments)
       case "thresholds": code = try ThresholdsCommand.main(arguments)
       case "same-counts": code = try SameCountsCommand.main(arguments)

@@ -1,5 +1,6 @@
 import CogBenchCases
 import CogBenchSystems
+import CogCounters
 import Foundation
 
 /// `cog-bench memory`: resident memory across the samples of a case, as the time phase runs
@@ -17,7 +18,9 @@ enum MemoryCommand {
     cog), N samples (default 24) at the given size (default full), one child process per
     case × system. A series is flat when, after the first --warmup samples (default 4),
     no sample is more than \(fixed(tolerance, 0))% away from the first warm one. Also records the
-    bytes of Cog's descriptor objects (a manual Cog<Int>; an automatic one with its behavior).
+    bytes of Cog's descriptor objects (a manual Cog<Int>; an automatic one with its behavior),
+    and, in a child process of its own, the bytes per state at --scale N (default 1000000) sources
+    plus N computeds each reading one source (--scale 0 skips it).
     Writes DIR/<date>-<size>-<commit>[-dirty].json (default DIR Results/memory), which
     `cog-bench render` shows as the record's "Memory across samples". Linux only.
     Exit: 0 measured and every series flat, 2 a series not flat, 1 error.
@@ -30,7 +33,10 @@ enum MemoryCommand {
 
   static func main(_ arguments: [String]) throws -> ExitCode {
     let a = try Arguments(
-      arguments, valueOptions: ["cases", "systems", "size", "samples", "warmup", "output-dir"],
+      arguments,
+      valueOptions: [
+        "cases", "systems", "size", "samples", "warmup", "output-dir", "scale",
+      ],
       flagOptions: ["allow-debug"])
     if a.has("help") {
       print(help)
@@ -41,6 +47,7 @@ enum MemoryCommand {
     let size = try a["size"].map { try Selection.size($0) } ?? .full
     let samples = try a.int("samples", default: 24, min: 2)
     let warmup = try a.int("warmup", default: 4, min: 0)
+    let scaleStates = try a.int("scale", default: 1_000_000, min: 0)
     if warmup + 2 > samples {
       throw BenchError(
         "--samples \(samples) leaves fewer than two samples after --warmup \(warmup)")
@@ -72,6 +79,20 @@ enum MemoryCommand {
       series.append(one)
     }
     if series.isEmpty { throw BenchError("no selected case applies to the selected systems") }
+    var scale: MemoryFile.Scale?
+    if scaleStates > 0 {
+      note("[memory scale] \(scaleStates) sources + \(scaleStates) computeds on cog")
+      var environment = ProcessInfo.processInfo.environment
+      environment["MALLOC_CONF"] = "dirty_decay_ms:0,muzzy_decay_ms:0"
+      guard
+        let o = Shell.run(me, ["__memory-scale", String(scaleStates)], environment: environment),
+        o.status == 0, let data = o.stdout.data(using: .utf8),
+        let one = try? JSONDecoder().decode(MemoryFile.Scale.self, from: data)
+      else {
+        throw BenchError("the memory scale process failed: cannot measure bytes per state")
+      }
+      scale = one
+    }
 
     let env = RunEnvironment.current(allocationSource: .interposer)
     let sizes = StorageProbe.cogDescriptorBytes()
@@ -83,7 +104,7 @@ enum MemoryCommand {
       warmupSamples: warmup, tolerancePercent: tolerance,
       descriptors: MemoryFile.DescriptorBytes(
         manualCog: sizes.manual, automaticCog: sizes.automatic),
-      series: series)
+      series: series, scale: scale)
     var data = try ResultFile.encoder().encode(result)
     data.append(0x0A)
     let path = try FileOutput.writeNew(
@@ -94,6 +115,34 @@ enum MemoryCommand {
     print("wrote \(path)")
     let flat = series.allSatisfy { ($0.drift(warmup: warmup) ?? 0) <= tolerance }
     return flat ? .ok : .regression
+  }
+
+  /// The `__memory-scale` child: `<n>`; builds `StorageProbe.statesAtScale(n)` and prints the
+  /// bytes per state as JSON (`MemoryFile.Scale`).
+  static func scaleChild(_ arguments: [String]) throws -> ExitCode {
+    guard arguments.count == 1, let n = Int(arguments[0]), n > 0 else {
+      throw BenchError("__memory-scale takes <states per kind>")
+    }
+    let allocations = AllocationProducer()
+    allocations.reset()
+    allocations.hook()
+    let (before, after) = try StorageProbe.statesAtScale(n) {
+      (try MemoryFile.residentBytes(), allocations.snapshot().liveBytes)
+    }
+    allocations.unhook()
+    let states = 2 * n
+    var heap: Double?
+    var why: String?
+    if let a = after.1.value, let b = before.1.value {
+      heap = Double(a - b) / Double(states)
+    } else {
+      why = after.1.unavailableReason ?? before.1.unavailableReason ?? "not counted"
+    }
+    let scale = MemoryFile.Scale(
+      states: states, residentBytesPerState: Double(after.0 - before.0) / Double(states),
+      heapBytesPerState: heap, heapUnavailable: why)
+    FileHandle.standardOutput.write(try JSONEncoder().encode(scale))
+    return .ok
   }
 
   /// The `__memory` child: `<case> <system> <size> <samples>`; prints the series as JSON.

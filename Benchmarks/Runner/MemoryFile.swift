@@ -26,6 +26,22 @@ struct MemoryFile: Codable, SideRecordFile {
   var tolerancePercent: Double
   var descriptors: DescriptorBytes
   var series: [Series]
+  /// Bytes per state at issue 23's scale; nil in files written before it was measured.
+  var scale: Scale?
+
+  /// `n` manual sources and `n` automatic cogs each reading one source, every computed read
+  /// once in one context: what the process holds per state, all in (descriptors, rows, edges,
+  /// values, closures, the maps, the app's two arrays of descriptors).
+  struct Scale: Codable {
+    /// Sources plus computeds (2n).
+    var states: Int
+    /// Resident set after the build minus before, over `states`.
+    var residentBytesPerState: Double
+    /// Live heap bytes the build added (the allocation counter's live bytes), over `states`;
+    /// nil when the counter could not run, with `heapUnavailable` saying why.
+    var heapBytesPerState: Double?
+    var heapUnavailable: String?
+  }
 
   /// Bytes of one descriptor object of `cog` (`Cog<Int>`), from the class metadata.
   struct DescriptorBytes: Codable {

@@ -48,7 +48,38 @@ extension PerfMarkdown {
         + "context comes on top). Bytes per row and per edge: \"Bytes per row and per edge\" "
         + "above.")
     md.append("")
+    if let s = f.scale {
+      md.append(
+        "Bytes per state at scale: \(s.states / 2) manual sources and \(s.states / 2) automatic "
+          + "cogs each reading one source, every computed read once in one context, in a "
+          + "process of its own (`StorageProbe.statesAtScale`): "
+          + "\(s.heapBytesPerState.map { fixed($0, 1) + " bytes of live heap" } ?? "live heap not counted (\(s.heapUnavailable ?? "unavailable"))") "
+          + "and \(fixed(s.residentBytesPerState, 1)) bytes of resident memory per state, all "
+          + "in: descriptors, closures, rows, values, edges, the context's maps and the app's "
+          + "two arrays of descriptors (goal ≤ 200, issue 23).")
+      md.append("")
+    }
     return md
+  }
+
+  /// Issue 23's memory goals in one line, for the summary.
+  static func memorySummary(_ path: String, _ f: MemoryFile) -> String {
+    let flat = f.series.filter {
+      ($0.drift(warmup: f.warmupSamples) ?? .infinity) <= f.tolerancePercent
+    }
+    var line =
+      "Memory (`\(path)`, commit \(f.commit.prefix(12)), [detail](#memory-across-samples)): "
+      + "resident memory flat across samples in \(flat.count) of \(f.series.count) series "
+      + "(≤ \(fixed(f.tolerancePercent, 0))% once warm); a manual cog \(f.descriptors.manualCog) "
+      + "bytes (goal ≤ 64: \(f.descriptors.manualCog <= 64 ? "met" : "**not met**"))"
+    if let s = f.scale {
+      let perState = s.heapBytesPerState ?? s.residentBytesPerState
+      line +=
+        "; \(fixed(perState, 0)) bytes per state at \(s.states / 2) sources + \(s.states / 2) "
+        + "computeds (\(s.heapBytesPerState == nil ? "resident" : "live heap"); goal ≤ 200: "
+        + "\(perState <= 200 ? "met" : "**not met**"))"
+    }
+    return line + "."
   }
 
   static func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1_048_576, 1) + " MiB" }

@@ -7,7 +7,7 @@ import Foundation
 extension PerfMarkdown {
   static func summarySection(
     _ current: [(String, ResultFile)], previous: [(String, ResultFile)],
-    m6: (String, ResultFile)?
+    m6: (String, ResultFile)?, memory: (String, MemoryFile)? = nil
   ) -> [String] {
     var md: [String] = ["## Summary", ""]
     for (path, file) in current {
@@ -34,6 +34,10 @@ extension PerfMarkdown {
           + "\(file.environment.git.commit.prefix(12))), in "
           + "[M6 comparison](#m6-comparison-edge-and-reference-layouts); the decision and its "
           + "reasons in [Decisions](#decisions-trade-offs-and-withdrawals) (\"M6\").")
+      md.append("")
+    }
+    if let (path, file) = memory {
+      md.append(memorySummary(path, file))
       md.append("")
     }
     var families: [String] = []

@@ -110,3 +110,24 @@ extension StorageProbe {
     #endif
   }
 }
+
+extension StorageProbe {
+  /// Issue 23's memory scale: `n` manual sources and `n` automatic cogs each reading one
+  /// source, every computed read once in one context (so each has its row and its edge), as an
+  /// app would hold them (the descriptors in two arrays). `measure` runs before and after the
+  /// build, with everything still alive; returns what it returned both times.
+  @MainActor package static func statesAtScale<T>(_ n: Int, measure: () throws -> T) rethrows -> (
+    before: T, after: T
+  ) {
+    let before = try measure()
+    let sources = (0..<n).map { Cog($0) }
+    let computeds = sources.map { s in Cog { c in c[s] &+ 1 } }
+    let cogs = Cogs()
+    var sum = 0
+    for c in computeds { sum &+= cogs[c] }
+    let after = try measure()
+    // Everything stays alive until after the second reading.
+    withExtendedLifetime((sources, computeds, cogs, sum)) {}
+    return (before, after)
+  }
+}

@@ -54,6 +54,34 @@ struct MemoryRecordTests {
     #expect(memory.contains("a manual cog 64 (goal ≤ 64), an automatic cog 176"), "\(memory)")
   }
 
+  @Test("bytes per state at scale show in the section and, against the goal, in the summary")
+  func scale() throws {
+    let dir = try temporaryDirectory()
+    for sub in ["/runs", "/mem"] {
+      try FileManager.default.createDirectory(atPath: dir + sub, withIntermediateDirectories: true)
+    }
+    try write(syntheticResult(complete: true, instructions: 100), to: dir + "/runs/a.json")
+    var f = Self.file(date: "2026-01-02T00:00:00Z", growing: [1, 1, 1, 1, 1])
+    f["scale"] = [
+      "states": 2_000_000, "residentBytesPerState": 250.5, "heapBytesPerState": 230.25,
+    ]
+    try write(f, to: dir + "/mem/a.json")
+    let o = try CogBench.run(
+      RecordSafetyTests.renderArguments + ["--memory-dir", "mem"], in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    let md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
+    let memory = HistoryRenderTests.section(md, "Memory across samples")
+    #expect(
+      memory.contains("230.3 bytes of live heap and 250.5 bytes of resident memory"), "\(memory)")
+    let summary = HistoryRenderTests.section(md, "Summary")
+    #expect(
+      summary.contains(
+        "230 bytes per state at 1000000 sources + 1000000 computeds (live heap; goal ≤ 200: **not met**)"
+      ),
+      "\(summary)")
+    #expect(summary.contains("flat across samples in 2 of 2 series"), "\(summary)")
+  }
+
   @Test("without a memory file the section says how to make one; a corrupt one is an error")
   func missingAndCorrupt() throws {
     let dir = try temporaryDirectory()
@@ -78,7 +106,7 @@ struct MemoryRecordTests {
     let o = try CogBench.run(
       [
         "memory", "--cases", "sbench/createSignals", "--size", "quick", "--samples", "3",
-        "--warmup", "1", "--output-dir", "out", "--allow-debug",
+        "--warmup", "1", "--output-dir", "out", "--allow-debug", "--scale", "2000",
       ], in: dir)
     #expect(o.status == 0 || o.status == 2, "\(o.stderr)")
     let path = try #require(writtenResult(o, in: dir))
@@ -89,6 +117,9 @@ struct MemoryRecordTests {
     #expect(rss.count == 3 && rss.allSatisfy { $0 > 1_000_000 })
     let descriptors = try #require(json["descriptors"] as? [String: Int])
     #expect(descriptors["manualCog"] == 64)
+    let scale = try #require(json["scale"] as? [String: Any], "\(json)")
+    #expect(scale["states"] as? Int == 4000)
+    #expect((scale["heapBytesPerState"] as? Double ?? 0) > 64, "\(scale)")
     let bad = try CogBench.run(
       ["memory", "--samples", "3", "--warmup", "4", "--allow-debug"], in: dir)
     #expect(bad.status == 1)

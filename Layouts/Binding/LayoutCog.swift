@@ -1,6 +1,7 @@
 import CogCore
 
 /// A keyless state descriptor of the layout binding (see `Cog` for the public one).
+// Safety: as `Cog`'s (immutable, main-actor rows), with the same `initial` caveat.
 @usableFromInline
 package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
   /// This state's row in the context it was last used in, and its id (see `Cog.cache`).
@@ -47,6 +48,7 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
     typealias Behavior = KeylessBehavior<Body>
     let behavior = Behavior(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body: body)
     { behavior, g, slot in
+      // Safety: this is `Behavior`'s own `run`, and the graph hands `run` its own object.
       let b = unsafeDowncast(behavior, to: Behavior.self)
       let graph = Graph<Edges>.unchecked(g)
       let new = b.body.run(LayoutContext(graph: graph, slot: slot))
@@ -98,11 +100,13 @@ extension LayoutCog: StateName {
 /// A keyed box of the layout binding, in the reference layout `Refs` (see `ReferenceLayout`):
 /// the layout's own box behind an unretained handle, so that a read costs no reference
 /// counting.
+// Safety: immutable after init; `core` is the layout's box, used by main-actor graph code.
 @usableFromInline
 package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore, Refs: ReferenceLayout>:
   @unchecked Sendable
 {
   @usableFromInline let core: AnyObject
+  // Lifetime: `core`, a `let` beside it, keeps the box alive as long as this object.
   @usableFromInline let unmanaged: Unmanaged<AnyObject>
 
   @inlinable package init(
@@ -115,6 +119,7 @@ package final class LayoutBox<Key: Hashable, Value, Edges: EdgeStore, Refs: Refe
       { (key: Key, graph: Graph<Edges>, slot) in body(key, LayoutContext(graph: graph, slot: slot))
       },
       same: equatableEquals)
+    // Lifetime: `core`, a `let` beside it, keeps the box alive as long as this object.
     unmanaged = Unmanaged.passUnretained(core)
   }
 

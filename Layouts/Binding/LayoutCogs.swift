@@ -97,10 +97,12 @@ import CogCore
 /// A registered reaction of a `LayoutCogs`: a value naming its row (see `CogReaction`).
 @MainActor
 @usableFromInline package struct LayoutReaction<Edges: EdgeStore> {
+  // Lifetime: `GraphHandle`s are pooled, never freed; `isLiveReaction` checks `id` before use.
   @usableFromInline let graph: Unmanaged<GraphHandle<Edges>>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
   @inlinable init(graph: Graph<Edges>, ref: SlotRef, id: Int32) {
+    // Lifetime: `GraphHandle`s are pooled, never freed; `isLiveReaction` checks `id` before use.
     self.graph = Unmanaged.passUnretained(graph.handle)
     self.ref = ref
     self.id = id

@@ -3,10 +3,12 @@ import CogCore
 /// What a body of the layout binding sees (see `CogContext`).
 @MainActor @frozen
 @usableFromInline package struct LayoutContext<Value, Edges: EdgeStore> {
+  // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
   @usableFromInline let graph: Unmanaged<Graph<Edges>>
   @usableFromInline let slot: Slot
 
   @inlinable init(graph: Graph<Edges>, slot: Slot) {
+    // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }
@@ -33,10 +35,12 @@ import CogCore
 /// What a reaction of the layout binding sees (see `CogReactionContext`).
 @MainActor @frozen
 @usableFromInline package struct LayoutReactionContext<Edges: EdgeStore> {
+  // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
   @usableFromInline let graph: Unmanaged<Graph<Edges>>
   @usableFromInline let slot: Slot
 
   @inlinable init(graph: Graph<Edges>, slot: Slot) {
+    // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }
@@ -64,10 +68,12 @@ import CogCore
 /// A turn's writer of the layout binding (see `CogWriter`).
 @MainActor @frozen
 @usableFromInline package struct LayoutWriter<Edges: EdgeStore> {
+  // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
   @usableFromInline let graph: Unmanaged<Graph<Edges>>
   @usableFromInline let turn: UInt32
 
   @inlinable init(graph: Graph<Edges>, turn: UInt32) {
+    // Lifetime: unretained, as in `CogContext`/`CogWriter`: checked before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.turn = turn
   }

@@ -20,17 +20,20 @@ package protocol ReferenceLayout {
   ) -> AnyObject
 
   /// Reads `box[key]` in `graph`; `box` is one `makeBox` made with the same types.
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor static func read<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
   ) -> V
 
   /// A UI read of `box[key]` in `graph` (the core's `uiRead`: the row's Observation
   /// boundary, made on its first UI read).
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor static func uiRead<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> V
 
   /// `box[key]`'s existing row in `graph`, or `.none`.
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor static func existing<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> Slot
@@ -49,32 +52,38 @@ package enum InlineReferences: ReferenceLayout {
     InlineBox<K, V, E>(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable @inline(__always)
   package static func read<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
   ) -> V {
     withGuaranteed(box) {
       graph.read(
+        // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
         InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key),
         mode)
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func uiRead<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> V {
     withGuaranteed(box) {
       graph.uiRead(
+        // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
         InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key))
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func existing<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> Slot {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       InlineKeyName(box: unsafeDowncast($0, to: InlineBox<K, V, E>.self), key: key)
         .existing(in: graph)
     }
@@ -95,29 +104,35 @@ package enum InternedReferences: ReferenceLayout {
       label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable @inline(__always)
   package static func read<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
   ) -> V {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       graph.read(unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key), mode)
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func uiRead<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> V {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       graph.uiRead(unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key))
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func existing<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> Slot {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       unsafeDowncast($0, to: InternedBox<K, V, E>.self).name(key).existing(in: graph)
     }
   }
@@ -126,6 +141,7 @@ package enum InternedReferences: ReferenceLayout {
   package static func internedKeys<K: Hashable, V, E: EdgeStore>(
     _ box: LayoutBox<K, V, E, InternedReferences>
   ) -> Int {
+    // Safety: this layout's `makeBox` made `box.core` as an `InternedBox<K, V, E>`.
     unsafeDowncast(box.core, to: InternedBox<K, V, E>.self).table.count
   }
 }
@@ -143,29 +159,35 @@ package enum TypedReferences: ReferenceLayout {
     TypedBox<K, V, E>(label: label, lifetime: lifetime, cachePolicy: cachePolicy, body, same: same)
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable @inline(__always)
   package static func read<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>, _ mode: ReadMode
   ) -> V {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       graph.read(TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key), mode)
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func uiRead<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> V {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       graph.uiRead(TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key))
     }
   }
 
+  // Safety: `box` is what this layout's `makeBox` made for `K, V, E`; its `LayoutBox` keeps it.
   @MainActor @inlinable
   package static func existing<K: Hashable, V, E: EdgeStore>(
     _ box: Unmanaged<AnyObject>, _ key: K, as: V.Type, in graph: Graph<E>
   ) -> Slot {
     withGuaranteed(box) {
+      // Safety: this layout's `makeBox` made `box` for `K, V, E` (the protocol's contract).
       TypedKeyName(box: unsafeDowncast($0, to: TypedBox<K, V, E>.self), key: key)
         .existing(in: graph)
     }

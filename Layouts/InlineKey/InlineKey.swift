@@ -59,12 +59,14 @@ package enum InlineKey {
         UnsafeRawPointer($0).withMemoryRebound(to: Key.self, capacity: 1) { body($0.pointee) }
       }
     case .boxed(let o):
+      // Safety: `init` boxes a `Key` as `OutOfLineKey<Key>`; callers pass the type it was made of.
       return body(unsafeDowncast(o, to: OutOfLineKey<Key>.self).key)
     }
   }
 }
 
 /// A key that `InlineKey` keeps out of line.
+// Safety: `key` is a `let`; not-`Sendable` keys are accepted as for any box (see `InternTable`).
 @usableFromInline
 package final class OutOfLineKey<Key>: @unchecked Sendable {
   @usableFromInline package let key: Key

@@ -11,6 +11,7 @@ import CogKeySupport
 /// row's key as a `Key` (as in the other layouts).
 
 /// The part of an inline box that does not depend on the key type: what a reference holds.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
   @usableFromInline package let state: KeyedState<Value, Edges>
@@ -82,6 +83,8 @@ package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Senda
 package typealias InlineKeyHolds = @MainActor (AnyObject, UInt32, InlineKey) -> Bool
 
 /// An inline box's key-typed cold paths, each specialized for the box's key type.
+// Safety: `let`s; `lookup`/`existing` are `@MainActor`, and `anyKey` (made by the boxes)
+// captures nothing.
 @frozen @usableFromInline
 package struct InlineKeyPaths<Value, Edges: EdgeStore>: @unchecked Sendable {
   /// The row of the key, made if it has none (cold).
@@ -109,6 +112,7 @@ package struct InlineKeyPaths<Value, Edges: EdgeStore>: @unchecked Sendable {
 }
 
 /// An inline box over keys of type `Key`.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBoxBase<Value, Edges>,
   @unchecked Sendable
@@ -130,11 +134,13 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
       keyPaths: InlineKeyPaths(
         lookup: { box, key, graph in
           key.withKey(as: Key.self) {
+            // Safety: this path closure is made in `InlineBox`'s own init and handed that box.
             unsafeDowncast(box, to: InlineBox.self).typedLookup($0, in: graph)
           }
         },
         existing: { box, key, graph in
           key.withKey(as: Key.self) {
+            // Safety: this path closure is made in `InlineBox`'s own init and handed that box.
             unsafeDowncast(box, to: InlineBox.self).typedExisting($0, in: graph)
           }
         },
@@ -149,6 +155,7 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
   @MainActor @inlinable
   package func typedExisting(_ key: Key, in graph: Graph<Edges>) -> Slot {
     guard let u = state.rowsIfAny(in: graph) else { return .none }
+    // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
   }
 
@@ -157,6 +164,7 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
   @MainActor @inlinable
   package func typedLookup(_ key: Key, in graph: Graph<Edges>) -> Slot {
     if let u = state.rowsIfAny(in: graph) {
+      // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
       if !s.isNone { return s }
     }
@@ -189,6 +197,7 @@ package struct InlineKeyName<Value, Edges: EdgeStore> {
     self.box = box
     self.key = InlineKey(key)
     holds = { rows, tag, key in
+      // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       key.withKey(as: Key.self) { unsafeDowncast(rows, to: BoxRows<Key>.self).holds($0, tag: tag) }
     }
   }

@@ -6,18 +6,21 @@ import CogKeySupport
 /// are a box's (`InlineKeyName`), so reads, lifetimes, release and dropping go through the
 /// box's paths; only the rows' kind and their making differ. Sendable as a box is: nothing
 /// changes after `init`, and rows are reached on the main actor only.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package class InlineFamilyBase<Value, Edges: EdgeStore>: InlineBoxBase<Value, Edges>,
   @unchecked Sendable
 {
   /// The rows' equality for writes (`nil`: every write changes). Unretained, and safe so:
   /// the registry keeps the shared `==` for the process, `equalityOwner` a custom one.
+  // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
   @usableFromInline let equalityOwner: SourceEquality<Value>?
 
   @inlinable
   package init(
     id: Int32, typeIndex: Int32, label: String, lifetime: RowLifetime,
+    // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
     cachePolicy: (limit: Int, retention: Duration)?, equality: Unmanaged<SourceEquality<Value>>?,
     equalityOwner: SourceEquality<Value>?, cache: DescriptorCacheRef,
     keyPaths: InlineKeyPaths<Value, Edges>
@@ -39,6 +42,7 @@ package let manualRowBehavior = RowBehavior(run: { _, _, _ -> Bool in
 
 /// A writable family over keys of type `Key` (Sendable as its base is; `initial` is called on
 /// the main actor only).
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
   InlineFamilyBase<Value, Edges>, @unchecked Sendable
@@ -50,6 +54,7 @@ package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
   @inlinable
   package init(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
     equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?,
     initial: @escaping @MainActor (Key) -> Value
   ) {
@@ -61,11 +66,13 @@ package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
       keyPaths: InlineKeyPaths(
         lookup: { box, key, graph in
           key.withKey(as: Key.self) {
+            // Safety: this path closure is made in `InlineFamily`'s own init and handed that box.
             unsafeDowncast(box, to: InlineFamily.self).typedLookup($0, in: graph)
           }
         },
         existing: { box, key, graph in
           key.withKey(as: Key.self) {
+            // Safety: this path closure is made in `InlineFamily`'s own init and handed that box.
             unsafeDowncast(box, to: InlineFamily.self).typedExisting($0, in: graph)
           }
         },
@@ -80,6 +87,7 @@ package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
   @MainActor @inlinable
   package func typedExisting(_ key: Key, in graph: Graph<Edges>) -> Slot {
     guard let u = state.rowsIfAny(in: graph) else { return .none }
+    // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
   }
 
@@ -106,6 +114,7 @@ extension InlineKeyName {
     self.box = family
     self.key = InlineKey(key)
     holds = { rows, tag, key in
+      // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       key.withKey(as: Key.self) { unsafeDowncast(rows, to: BoxRows<Key>.self).holds($0, tag: tag) }
     }
   }

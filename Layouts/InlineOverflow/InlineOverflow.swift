@@ -50,6 +50,8 @@ package struct InlineDeps<let N: Int>: DependencyLists {
   @inlinable @inline(__always)
   func entry(of sub: Slot, at p: Int32) -> UnsafeMutablePointer<DepEntry> {
     if p < N {
+      // Safety: `inline` is at offset 0 and an `InlineArray` is contiguous, so entry `p < N` is
+      // at `record + p`; the record's memory, bound to `InlineRecord`, holds `DepEntry`s there.
       return UnsafeMutableRawPointer(records.base + sub.index).assumingMemoryBound(
         to: DepEntry.self) + Int(p)
     }

@@ -17,10 +17,12 @@ import Synchronization
 
 /// A box's intern table: key → token and token → key, written under its lock when a key is
 /// interned; a reference made for a known key reads it under the same lock and writes nothing.
+// Safety: its mutable entries are behind `entries`' lock (see `Entries`).
 @usableFromInline
 package final class InternTable<Key: Hashable>: @unchecked Sendable {
   /// `@unchecked`: keys need not be `Sendable` (as for any box: apps declare boxes as globals
   /// and make references on any thread); they are only touched under the lock.
+  // Safety: only touched under `InternTable.entries`' lock.
   @usableFromInline
   package struct Entries: @unchecked Sendable {
     @usableFromInline package var tokens: [Key: UInt32] = [:]
@@ -53,6 +55,7 @@ package final class InternTable<Key: Hashable>: @unchecked Sendable {
 }
 
 /// The part of an interned box that does not depend on the key type: what a reference holds.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package class InternedBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
   @usableFromInline package let state: KeyedState<Value, Edges>
@@ -90,6 +93,7 @@ package class InternedBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @MainActor @inlinable @inline(__always)
   package final func existing(_ token: UInt32, in graph: Graph<Edges>) -> Slot {
     guard let u = state.rowsIfAny(in: graph) else { return .none }
+    // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows`, a `KeyRowsBase`.
     return withGuaranteed(u) { unsafeDowncast($0, to: KeyRowsBase.self).slot(ofToken: token) }
   }
 
@@ -103,6 +107,7 @@ package class InternedBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
 }
 
 /// An interned box over keys of type `Key`.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package final class InternedBox<Key: Hashable, Value, Edges: EdgeStore>:
   InternedBoxBase<Value, Edges>, @unchecked Sendable
@@ -123,6 +128,7 @@ package final class InternedBox<Key: Hashable, Value, Edges: EdgeStore>:
       behavior: keyedBehavior(id: id, typeIndex: ti, cache: cache, body, same: same),
       cache: cache,
       make: { box, token, graph in
+        // Safety: this path closure is made in `InternedBox`'s own init and handed that box.
         unsafeDowncast(box, to: InternedBox.self).makeRow(token, in: graph)
       })
   }

@@ -61,6 +61,7 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
   @inlinable package init(tags: Tags) {
     self.tags = tags
     super.init(forget: { rows, slot, tag in
+      // Safety: `forget` is handed the object it was made for, a `BoxRows<Key>`.
       unsafeDowncast(rows, to: BoxRows<Key>.self).forgetKey(slot: slot, tag: tag)
     })
   }
@@ -77,12 +78,14 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
     of box: KeyedState<some Any, Edges>, owner: RowOwner, in graph: Graph<Edges>, tags: Tags
   ) -> BoxRows<Key> {
     if let u = box.rowsIfAny(in: graph) {
+      // Safety: only `rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self) }
     }
     let made = BoxRows<Key>(tags: tags)
     graph.setKeyIndex(made, for: box.id)
     graph.setOwner(owner, for: box.id)
     box.cache.pointee.context = graph.identity
+    // Lifetime: `graph.setKeyIndex` just retained `made` for the context's life.
     box.cache.pointee.index = Unmanaged.passUnretained(made as AnyObject)
     return made
   }
@@ -95,10 +98,12 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
   ) -> Key {
     if _slowPath(cache.pointee.context != graph.identity) {
       cache.pointee.context = graph.identity
+      // Lifetime: the context's `keyIndexes` owns it; the cache is tagged with its serial.
       cache.pointee.index = Unmanaged.passUnretained(graph.keyIndex(of: id)! as AnyObject)
     }
     let tag = Int(graph.rows.tag[slot])
     return withGuaranteed(cache.pointee.index.unsafelyUnwrapped) {
+      // Safety: only `rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       unsafeDowncast($0, to: BoxRows<Key>.self).keys[tag].unsafelyUnwrapped
     }
   }

@@ -4,6 +4,7 @@ import CogCore
 /// value type, label, lifetime and cache policy, the behavior its rows share, and its
 /// one-entry cache of the context it was last used in (there: the box's `BoxRows`). The box
 /// (a class of its layout) is the rows' owner and frees the cache in its `deinit`.
+// Safety: immutable `let`s; the cache behind `cache` is used by main-actor graph code only.
 @frozen @usableFromInline
 package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
   @usableFromInline package let id: Int32
@@ -32,6 +33,7 @@ package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
   }
 
   /// The box's key storage in `graph` when the cache holds it (no lookup), else `nil`.
+  // Lifetime: the context's `keyIndexes` owns it; the cache is tagged with its unique serial.
   @MainActor @inlinable @inline(__always)
   package func cachedRows(in graph: Graph<Edges>) -> Unmanaged<AnyObject>? {
     cache.pointee.context == graph.identity ? cache.pointee.index : nil
@@ -39,9 +41,11 @@ package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
 
   /// The box's key storage in `graph`, from the context's map (cold: the cache missed);
   /// `nil` when the box has no row there yet. Fills the cache.
+  // Lifetime: the context's `keyIndexes` owns it; the cache is tagged with its unique serial.
   @MainActor @inlinable @inline(never)
   package func mappedRows(in graph: Graph<Edges>) -> Unmanaged<AnyObject>? {
     guard let index = graph.keyIndex(of: id) else { return nil }
+    // Lifetime: the context's `keyIndexes` owns it; the cache is tagged with its unique serial.
     let u = Unmanaged.passUnretained(index as AnyObject)
     cache.pointee.context = graph.identity
     cache.pointee.index = u
@@ -49,6 +53,7 @@ package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
   }
 
   /// The box's key storage in `graph` (`cachedRows`, then `mappedRows`), or `nil`.
+  // Lifetime: the context's `keyIndexes` owns it; the cache is tagged with its unique serial.
   @MainActor @inlinable @inline(__always)
   package func rowsIfAny(in graph: Graph<Edges>) -> Unmanaged<AnyObject>? {
     if let u = cachedRows(in: graph) { return u }

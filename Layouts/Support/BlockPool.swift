@@ -25,6 +25,8 @@ package struct BlockPool<Entry> {
     free.free()
   }
 
+  // Safety: unchecked, in debug too: callers pass `head.start + p` with `p < head.capacity`
+  // (`reserveOne`), and every block (`allocate`d, or reused from `free`) is within `storage.count`.
   @inlinable package subscript(i: Int32) -> Entry {
     @inline(__always) unsafeAddress { UnsafePointer(storage.base + Int(i)) }
     @inline(__always) nonmutating unsafeMutableAddress { storage.base + Int(i) }

@@ -7,6 +7,7 @@ import CogKeySupport
 /// no existential, no dynamic cast and no `AnyHashable` anywhere on the path.
 
 /// A box over keys of type `Key` whose references carry the key typed.
+// Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   @unchecked Sendable
@@ -51,6 +52,7 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
       return false
     }
     let tag = graph.rows.tag[s]
+    // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).key(tag: tag) == key }
   }
 
@@ -58,6 +60,7 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   @MainActor @inlinable @inline(never)
   package func lookup(_ key: Key, in graph: Graph<Edges>) -> Slot {
     if let u = state.rowsIfAny(in: graph) {
+      // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
       let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
       if !s.isNone { return s }
     }
@@ -70,6 +73,7 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   @MainActor @inlinable
   package func existing(_ key: Key, in graph: Graph<Edges>) -> Slot {
     guard let u = state.rowsIfAny(in: graph) else { return .none }
+    // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
   }
 }

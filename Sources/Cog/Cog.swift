@@ -23,6 +23,8 @@ import CogInlineKey
 /// Descriptors own no value: each context keeps its own row for them. Declare them once (as
 /// globals or static members) and share them; a descriptor the app drops takes its rows with
 /// it (swift/SEMANTICS.md §17).
+// Safety: immutable after init, rows used by main-actor graph code; but `initial` is any `Value`,
+// so a non-Sendable initial value crosses isolation unchecked (a known hole, issue 28).
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// This cog's row in the context it was last used in, and its id (`KeylessCache`). First,
   /// so that its offset does not depend on `Value`.
@@ -100,6 +102,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
       body: EquatingClosureBody(
         body: ClosureBody(body), equals: equals.map { CustomEquality(same: $0) })
     ) { behavior, g, slot in
+      // Safety: this is `Behavior`'s own `run`, and the graph hands `run` its own object.
       let b = unsafeDowncast(behavior, to: Behavior.self)
       let graph = CogGraph.unchecked(g)
       let new = b.body.body.run(CogContext(graph: graph, slot: slot))
@@ -124,6 +127,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     let behavior = Behavior(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy, body: body
     ) { behavior, g, slot in
+      // Safety: this is `Behavior`'s own `run`, and the graph hands `run` its own object.
       let b = unsafeDowncast(behavior, to: Behavior.self)
       let graph = CogGraph.unchecked(g)
       let new = b.body.run(CogContext(graph: graph, slot: slot))
@@ -160,6 +164,7 @@ extension Cog: StateName {
 package struct UnretainedCog<T>: StateName {
   @usableFromInline package typealias Value = T
   @usableFromInline package typealias Edges = SharedEdgePool
+  // Lifetime: unretained; the caller (the workbench's handle owner) keeps the cog alive.
   @usableFromInline let cog: Unmanaged<Cog<T>>
   @inlinable @inline(__always) package init(_ cog: Unmanaged<Cog<T>>) { self.cog = cog }
   @inlinable package var typeIndex: Int32 {
@@ -191,6 +196,7 @@ package protocol CogBody: Sendable {
 /// abstraction and called without a thunk (a closure stored directly in a generic class is
 /// reabstracted through a thunk allocated per call). `@unchecked Sendable`: the closure is
 /// `@MainActor` and only the graph calls it, on the main actor.
+// Safety: the closure is `@MainActor`; only the graph calls it, on the main actor.
 @frozen @usableFromInline
 struct ClosureBody<Value>: CogBody, @unchecked Sendable {
   @usableFromInline let body: @MainActor (CogContext<Value>) -> Value
@@ -209,6 +215,7 @@ struct CustomEquality<Value> {
 }
 
 /// A closure body with a custom equality (`nil`: every recompute is a change).
+// Safety: a `ClosureBody` (see there) and a `@Sendable` equality.
 @frozen @usableFromInline
 struct EquatingClosureBody<Value>: @unchecked Sendable {
   @usableFromInline let body: ClosureBody<Value>

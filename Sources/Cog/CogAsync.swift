@@ -131,6 +131,7 @@ extension Cog where Value: Equatable {
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       body: AsyncBody(make: body, spec: spec)
     ) { behavior, g, slot in
+      // Safety: this is `Behavior`'s own `run`, and the graph hands `run` its own object.
       let b = unsafeDowncast(behavior, to: Behavior.self)
       let graph = CogGraph.unchecked(g)
       let work = b.body.make(CogContext(graph: graph, slot: slot))
@@ -142,6 +143,7 @@ extension Cog where Value: Equatable {
 
 /// An async cog's body: the closure that returns its work, and the policy's state shared by
 /// its rows. `@unchecked Sendable`: `make` is `@MainActor` and only the graph calls it.
+// Safety: `make` is `@MainActor` and only the graph calls it; `spec` is argued at `AsyncSpec`.
 @frozen @usableFromInline
 struct AsyncBody<Value>: @unchecked Sendable {
   @usableFromInline let make: @MainActor (CogContext<Value>) -> AsyncWork<Value>

@@ -9,10 +9,12 @@ import CogInlineKey
 /// costs no reference counting. Every read goes through the core's one typed read.
 @MainActor @frozen
 public struct CogContext<Value> {
+  // Lifetime: unretained; its `Cogs` owns the graph; `inBody` checks it first (escapedContext).
   @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let slot: Slot
 
   @inlinable init(graph: CogGraph, slot: Slot) {
+    // Lifetime: see `graph`: checked by `inBody` before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }

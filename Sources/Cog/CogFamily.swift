@@ -16,6 +16,7 @@ import CogInlineKey
 /// `Cogs.releaseDropped()`).
 ///
 /// Sendable as `CogBox` is: nothing changes after `init`, and `initial` runs on the main actor.
+// Safety: immutable after init; `initial` is `@MainActor` and only graph code runs it.
 public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   @usableFromInline let core: InlineFamily<Key, Value, SharedEdgePool>
   /// How long the family's rows live in a context (a box's lifetimes).
@@ -45,6 +46,7 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
     let owner = equals.map { SourceEquality($0) }
     core = InlineFamily(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+      // Lifetime: `equalityOwner: owner` keeps this equality alive as long as the family.
       equality: owner.map { Unmanaged.passUnretained($0) }, equalityOwner: owner,
       initial: initial)
   }

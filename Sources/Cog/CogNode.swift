@@ -42,6 +42,7 @@ extension CogReaction: CogNode {
 extension Cogs {
   /// The graph's address, to tell a reaction of this context from another's.
   var graphAddress: UnsafeMutableRawPointer {
+    // Lifetime: an address to compare, never dereferenced; `self` keeps the graph alive meanwhile.
     Unmanaged.passUnretained(graph).toOpaque()
   }
 

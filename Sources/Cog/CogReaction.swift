@@ -6,10 +6,12 @@ import CogInlineKey
 /// (they run as later turns, first in first out, after the current flush).
 @MainActor @frozen
 public struct CogReactionContext {
+  // Lifetime: unretained; its `Cogs` owns the graph; `inBody` checks it first (escapedContext).
   @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let slot: Slot
 
   @inlinable init(graph: CogGraph, slot: Slot) {
+    // Lifetime: see `graph`: checked by `inBody` before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.slot = slot
   }
@@ -58,11 +60,13 @@ public struct CogReactionContext {
 /// allocates its body's closure context and one object the context keeps (`ReactionRow`).
 @MainActor
 public struct CogReaction {
+  // Lifetime: `GraphHandle`s are pooled, never freed; `isLiveReaction` checks `id` before use.
   @usableFromInline let graph: Unmanaged<GraphHandle<SharedEdgePool>>
   @usableFromInline let ref: SlotRef
   @usableFromInline let id: Int32
 
   @inlinable init(graph: CogGraph, ref: SlotRef, id: Int32) {
+    // Lifetime: handles are never freed (see `graph`).
     self.graph = Unmanaged.passUnretained(graph.handle)
     self.ref = ref
     self.id = id

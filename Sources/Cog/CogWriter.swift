@@ -9,10 +9,12 @@ import CogInlineKey
 /// subscript stops the program with a clear message; `set(_:to:)` throws instead.
 @MainActor @frozen
 public struct CogWriter {
+  // Lifetime: unretained; its `Cogs` owns the graph; `isTurnGraph` checks it first (escapedWriter).
   @usableFromInline let graph: Unmanaged<CogGraph>
   @usableFromInline let turn: UInt32
 
   @inlinable init(graph: CogGraph, turn: UInt32) {
+    // Lifetime: see `graph`: checked by `isTurnGraph` before each use.
     self.graph = Unmanaged.passUnretained(graph)
     self.turn = turn
   }

@@ -93,6 +93,7 @@ package enum AsyncOutcome<Value> {
 
 /// The per-descriptor half of an async state: its policy, initial value and equality (the
 /// behavior captures it; every row of the descriptor shares it).
+// Safety: immutable `let`s, read by main-actor graph code; `initial` has `Cog`'s caveat.
 @usableFromInline
 package final class AsyncSpec<Value, Edges: EdgeStore>: @unchecked Sendable {
   @usableFromInline package let policy: AsyncPolicy

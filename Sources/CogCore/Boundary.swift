@@ -11,6 +11,7 @@ import Observation
 ///
 /// Not main-actor isolated (`Observable` requires nothing, and the registrar is `Sendable`);
 /// its mutable fields are touched only by the graph, on the main actor.
+// Safety: the registrar is `Sendable`; the other fields are touched only on the main actor.
 @usableFromInline
 package final class Boundary: Observable, @unchecked Sendable {
   @usableFromInline package let registrar = ObservationRegistrar()

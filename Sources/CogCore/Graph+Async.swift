@@ -32,6 +32,7 @@ extension Graph {
   /// The `AsyncRow` of row `s`, made on the row's first run together with its status row.
   @inlinable
   package func asyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
+    // Safety: `makeAsyncRow` made `asyncRows[s]` for this row's descriptor, whose spec fixes `V`.
     if let r = turns.asyncRows[s.raw] { return unsafeDowncast(r, to: AsyncRow<V, Edges>.self) }
     return makeAsyncRow(at: s, spec: spec)
   }
@@ -77,6 +78,7 @@ extension Graph {
   package func stageAsyncValue<V>(_ value: V, at s: Slot, spec: AsyncSpec<V, Edges>) {
     stage(
       s, value, typeIndex: spec.typeIndex,
+      // Lifetime: `spec` (captured by the descriptor's behavior) owns its equality.
       equality: spec.equality.map { Unmanaged.passUnretained($0) })
   }
 
@@ -85,6 +87,7 @@ extension Graph {
   package func stageAsyncStatus<V>(_ row: AsyncRow<V, Edges>) {
     stage(
       row.statusSlot, row.status, typeIndex: AsyncStatusType.typeIndex,
+      // Lifetime: a static, alive for the process.
       equality: Unmanaged.passUnretained(AsyncStatusType.equality))
   }
 
@@ -145,6 +148,7 @@ package enum AsyncStatusType {
 }
 
 /// A status row's per-context record: its label, for errors and the debug history.
+// Safety: immutable (`label` is a `let`).
 @usableFromInline
 final class AsyncStatusOwner: RowOwner, @unchecked Sendable {
   @usableFromInline let label: String

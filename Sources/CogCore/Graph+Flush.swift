@@ -135,6 +135,8 @@ extension Graph {
     }
     let span = high &- low
     work.sortScratch.reserve(n)
+    // Safety: both are used as raw capacity, past `count` (0): their elements are trivial,
+    // capacity is ≥ n (counts: 256 from init), and every entry is written before it is read.
     let scratch = UnsafeMutableBufferPointer(start: work.sortScratch.base, count: n)
     // Reused counts, not `withUnsafeTemporaryAllocation`: 256 words exceed what it keeps on
     // the stack, and it then allocated on every large flush (seen as 1 allocation per sample

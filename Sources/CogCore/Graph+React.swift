@@ -16,6 +16,7 @@ extension Graph {
   ///
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
+  // Lifetime: `row` comes retained (+1); the graph owns that reference until `endReaction`.
   @inlinable package func react(_ row: Unmanaged<ReactionRow<Edges>>) -> (
     ref: SlotRef, id: Int32
   ) {
@@ -60,6 +61,7 @@ extension Graph {
   /// The name of reaction row `s` (error and debug paths).
   @inlinable package func reactionName(_ s: Slot) -> String? {
     guard let b = rows.behavior[s].object else { return nil }
+    // Safety: `describe` calls it for `.reaction` rows only, whose behavior `react` stored.
     return withGuaranteed(b) { "\(unsafeDowncast($0, to: ReactionRow<Edges>.self).name)" }
   }
 

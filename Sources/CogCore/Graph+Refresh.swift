@@ -157,6 +157,7 @@ extension Graph {
       track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
       // Contexts check it (`Graph.inBody`); saved, as a body may read another context.
       let outerGraph = cog_get_body_graph()
+      // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right after.
       cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
       changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
       cog_set_body_graph(outerGraph)
@@ -236,6 +237,7 @@ extension Graph {
   /// nesting). Stops with a clear message where the platform cannot switch stacks.
   @inline(never) @inlinable
   package func runOnFreshStack(_ n: Slot) -> Bool {
+    // Lifetime: unretained; `runOnFreshStack`'s own graph, alive for the synchronous call.
     var job = FreshStackJob(graph: Unmanaged.passUnretained(self as AnyObject), slot: n) {
       graph, slot in
       let g = unsafeDowncast(graph, to: Graph.self)
@@ -263,10 +265,12 @@ extension Graph {
 /// the erased graph.
 @usableFromInline
 package struct FreshStackJob {
+  // Lifetime: unretained; `runOnFreshStack`'s own graph, alive for the synchronous call.
   @usableFromInline let graph: Unmanaged<AnyObject>
   @usableFromInline let slot: Slot
   @usableFromInline let body: @MainActor (AnyObject, Slot) -> Bool
   @usableFromInline package var changed = false
+  // Lifetime: unretained; `runOnFreshStack`'s own graph, alive for the synchronous call.
   @usableFromInline package init(
     graph: Unmanaged<AnyObject>, slot: Slot, body: @escaping @MainActor (AnyObject, Slot) -> Bool
   ) {

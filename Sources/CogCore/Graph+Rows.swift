@@ -4,6 +4,7 @@ extension Graph {
   package func column<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
     let i = Int(typeIndex)
     if i < maps.columns.count, let c = maps.columns[i] {
+      // Safety: `makeColumn` made it a `ValueColumn<Value>`; a type index names one type.
       return unsafeDowncast(c, to: ValueColumn<Value>.self)
     }
     return makeColumn(typeIndex, as: Value.self)

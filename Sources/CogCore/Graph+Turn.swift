@@ -26,6 +26,7 @@ extension Graph {
   /// A body or reaction context's graph `u`, checked before anything of it is read: its
   /// bodies must be running (`cog_body_graph`), so a context used after its body, or after
   /// its `Cogs` went, stops with `CogError.escapedContext` instead of reading freed memory.
+  // Safety: compares the address only; nothing of the graph is read before the check passes.
   @inlinable @inline(__always)
   package nonisolated static func inBody(_ u: Unmanaged<Graph>) -> Unmanaged<Graph> {
     if _slowPath(cog_get_body_graph() != UnsafeMutableRawPointer(u.toOpaque())) {
@@ -36,6 +37,7 @@ extension Graph {
 
   /// Whether `u` is the graph whose turn body is running (`cog_turn_graph`): a writer's first
   /// check, made before anything of the graph is read (then `isActiveTurn`).
+  // Safety: compares the address only; nothing of the graph is read before the check passes.
   @inlinable @inline(__always)
   package nonisolated static func isTurnGraph(_ u: Unmanaged<Graph>) -> Bool {
     cog_get_turn_graph() == UnsafeMutableRawPointer(u.toOpaque())
@@ -60,6 +62,7 @@ extension Graph {
     turns.activeTurn = id
     turns.activeTurnName = name
     let outerTurnGraph = cog_get_turn_graph()
+    // Lifetime: `self` runs the turn; the slot is restored after `body` and cleared in deinit.
     cog_set_turn_graph(Unmanaged.passUnretained(self).toOpaque())
     body(self, id)
     cog_set_turn_graph(outerTurnGraph)

@@ -2,6 +2,7 @@ extension Graph {
   /// Stages `value` for the source row `s` in the running turn: the value goes into the row's
   /// other value entry (published by the flush, see `publish`), and the row is marked staged
   /// unless `equality` says the value equals the current one.
+  // Lifetime: the descriptor naming `s` keeps `equality` (details or registry) during the write.
   @inlinable @inline(__always)
   package func stage<V>(
     _ s: Slot, _ value: V, typeIndex: Int32, equality: Unmanaged<SourceEquality<V>>?
@@ -36,6 +37,7 @@ extension Graph {
 /// It also carries the value type's index, so that declaring a manual cog with the shared
 /// `==` asks the registry once (for this object) rather than twice (about 30 instructions per
 /// manual cog on sbench/createSignals).
+// Safety: immutable after init: a `@Sendable` closure and a type index.
 @usableFromInline
 package final class SourceEquality<Value>: @unchecked Sendable {
   @usableFromInline package let equal: @Sendable (Value, Value) -> Bool

@@ -98,12 +98,14 @@ package final class Graph<Edges: EdgeStore> {
     turnsPointer = .allocate(capacity: 1)
     turnsPointer.initialize(to: TurnState())
     serial = Registry.makeContextSerial()
+    // Lifetime: cleared by `handle.give()` in deinit.
     handle.graph = Unmanaged.passUnretained(self)
     cog_add_live_graphs(1)
   }
 
   isolated deinit {
     handle.give()
+    // Lifetime: an address to compare, never dereferenced.
     let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     if cog_get_body_graph() == me { cog_set_body_graph(nil) }
     if cog_get_turn_graph() == me { cog_set_turn_graph(nil) }
@@ -141,6 +143,7 @@ package final class Graph<Edges: EdgeStore> {
   /// descriptor was made for.
   @inlinable @inline(__always)
   package nonisolated static func unchecked(_ graph: AnyObject) -> Graph {
+    // Safety: a behavior is stored only in graphs of its descriptor's edge store (see above).
     unsafeDowncast(graph, to: Graph.self)
   }
 
@@ -411,6 +414,7 @@ package struct ContextMaps {
   @usableFromInline package var nextCacheDeadline: Duration = .zero
   /// The context's clock, as time since the context was made: retention deadlines use it,
   /// and tests inject a manual clock. Held by `Graph.clockOwner`, called unretained.
+  // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
   @usableFromInline package var clock: Unmanaged<GraphClock>
   @usableFromInline package var liveRows: Int = 0
   /// Observation boundaries, by the index in a row's `boundary` column: made on a row's
@@ -429,5 +433,6 @@ package struct ContextMaps {
   /// then skips steps 3–5 after one check.
   @usableFromInline package var watchers = 0
 
+  // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }
 }

@@ -3,6 +3,7 @@
 /// equality object it owns, and, for an automatic one, the behavior its rows run (this object
 /// is that behavior: `KeylessBehavior`). A manual one with a label or an equality of its own
 /// gets a plain `KeylessDetails`, whose `run` is never called (its rows are sources).
+// Safety: immutable `let`s (the equality owner is a `Sendable` `SourceEquality`); `run` see base.
 @usableFromInline
 package class KeylessDetails: RowBehavior, @unchecked Sendable {
   /// The label given at declaration; empty for the default one.
@@ -39,6 +40,7 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
 /// directly (a capturing closure is entered through a partial-apply forwarder that unpacks
 /// its context), and the behavior is one allocation instead of two. `run` is handed this
 /// object and reaches `body` with an unchecked downcast.
+// Safety: `body` is a `let` of a `Sendable` type; the rest as `KeylessDetails`.
 @usableFromInline
 package final class KeylessBehavior<Body: Sendable>: KeylessDetails, @unchecked Sendable {
   @usableFromInline package let body: Body

@@ -17,6 +17,7 @@
 package struct KeylessState<Value, Edges: EdgeStore> {
   /// A manual state's equality (`nil`: every write changes, or automatic), called
   /// unretained; `details` or the registry (`Registry.shared`) keeps it alive.
+  // Lifetime: `details` (an own equality) or the registry (shared `==`) keeps it alive.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
   /// The label, lifetime, cache policy and equality owner, and an automatic state's rows'
   /// behavior (`KeylessBehavior`); `nil` for a manual state with none of them.
@@ -29,6 +30,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// A manual state with an equality of its own (`nil`: every write changes).
   @inlinable
   package init(manual initial: Value, label: String, equality: SourceEquality<Value>?) {
+    // Lifetime: `owner: equality` makes `details` keep it alive.
     self.init(
       manual: initial, label: label, equality: equality.map { Unmanaged.passUnretained($0) },
       owner: equality)
@@ -37,6 +39,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// A manual state whose equality the registry keeps for the process (`Registry.shared`:
   /// the `==` of `Equatable` values), held unretained: no retain per declaration, no
   /// release per `deinit`.
+  // Lifetime: the registry keeps shared equalities for the process.
   @inlinable
   package init(
     manual initial: Value, label: String, sharedEquality: Unmanaged<SourceEquality<Value>>
@@ -44,6 +47,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     self.init(manual: initial, label: label, equality: sharedEquality, owner: nil)
   }
 
+  // Lifetime: `owner` (kept by `details`) or the registry keeps `equality` alive.
   @inlinable
   init(
     manual initial: Value, label: String, equality: Unmanaged<SourceEquality<Value>>?,

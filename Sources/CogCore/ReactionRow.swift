@@ -12,6 +12,7 @@ import Synchronization
 /// earlier) made every run load it with a retain and a release.
 ///
 /// Not final: the body's type is the binding's (`TypedReactionRow`); the graph sees this class.
+// Safety: `@MainActor`; `name` is a `let`, `run` see `RowBehavior`.
 @MainActor
 @usableFromInline
 package class ReactionRow<Edges: EdgeStore>: RowBehavior, @unchecked Sendable {
@@ -34,6 +35,7 @@ package class ReactionRow<Edges: EdgeStore>: RowBehavior, @unchecked Sendable {
 /// so that the closure is stored at its natural abstraction and called without a thunk).
 @MainActor
 @usableFromInline
+// Safety: `@MainActor`; `body` is a `let` only its `run` calls, on the main actor.
 package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>,
   @unchecked Sendable
 {
@@ -53,6 +55,7 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   /// reloaded the column and the object, three loads per run.)
   @inlinable @inline(__always)
   package static func withBody(of behavior: RowBehavior, _ call: (Body) -> Void) {
+    // Safety: `run` is handed its own object, a `TypedReactionRow<Edges, Body>` of this `run`.
     call(unsafeDowncast(behavior, to: TypedReactionRow.self).body)
   }
 }
@@ -76,10 +79,12 @@ package final class GraphHandle<Edges: EdgeStore> {
   /// `cancel`, in `Cog`) costs a dynamic exclusivity check even marked
   /// `@exclusivity(unchecked)` (about 70 instructions per cancel on
   /// sbench/createComputations/create0to1).
+  // Lifetime: the graph sets it in init and clears it in deinit (`give`): non-nil is a live graph.
   @inlinable package var graph: Unmanaged<Graph<Edges>>? {
     @inline(__always) get { storage.pointee }
     @inline(__always) set { storage.pointee = newValue }
   }
+  // Lifetime: allocated once and never freed, as the handle itself (pooled, never freed).
   @usableFromInline let storage: UnsafeMutablePointer<Unmanaged<Graph<Edges>>?>
   @usableFromInline init() {
     storage = .allocate(capacity: 1)
@@ -90,6 +95,7 @@ package final class GraphHandle<Edges: EdgeStore> {
   /// A handle for a new graph: one a graph that went gave back, or a new one.
   @usableFromInline static func take() -> GraphHandle {
     let key = ObjectIdentifier(Edges.self)
+    // Safety: the pool is keyed by `Edges`'s identifier, so its entries are `GraphHandle<Edges>`.
     if let h = graphHandlePool[key]?.popLast() { return unsafeDowncast(h, to: GraphHandle.self) }
     return GraphHandle()
   }

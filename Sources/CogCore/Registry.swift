@@ -42,28 +42,32 @@ package enum Registry {
   /// (`TypeTable`). Returned unretained: the registry keeps the objects for the process, so a
   /// descriptor may hold one without a reference of its own (returning it retained cost a
   /// retain per declaration).
+  // Lifetime: `sharedByType` keeps every object for the process, so the result needs no retain.
   @usableFromInline package static func shared<T: AnyObject & Sendable>(
     for type: Any.Type, _ make: () -> T
   ) -> Unmanaged<T> {
     let key = TypeTable.key(type, ObjectIdentifier(T.self))
     if let found = sharedTable.find(key) {
+      // Safety: the word under this key (which includes `T`) is a `T` that `sharedByType` keeps.
       return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
     }
     return sharedSlow(key, make)
   }
 
   @inline(never)
+  // Lifetime: `sharedByType` keeps every object for the process, so the result needs no retain.
   private static func sharedSlow<T: AnyObject & Sendable>(
     _ key: TypeTable.Key, _ make: () -> T
   ) -> Unmanaged<T> {
     sharedByType.withLock { table in
       let dictionaryKey = SharedKey(type: key.type, kind: key.kind.unsafelyUnwrapped)
       if let existing = table[dictionaryKey] {
+        // Safety: the dictionary key includes `T`'s identifier, so the entry was made as a `T`.
         return Unmanaged.passUnretained(unsafeDowncast(existing, to: T.self))
       }
       let made = make()
       table[dictionaryKey] = made
-      // The dictionary keeps `made` alive, so the table may hold it unretained.
+      // Lifetime: the dictionary keeps `made` alive, so the table may hold it unretained.
       sharedTable.insert(key, UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()))
       return Unmanaged.passUnretained(made)
     }

@@ -20,6 +20,7 @@ import Synchronization
 /// Subclasses: `KeylessDetails` and `KeylessBehavior` (an automatic keyless descriptor's
 /// behavior), `ReactionRow` (a reaction's one object), and the plain object of the keyed and
 /// async descriptors. `run` is `final`, so calling it is a field load.
+// Safety: `run` is a `let` `@MainActor` closure; subclasses argue their own fields.
 @usableFromInline
 package class RowBehavior: @unchecked Sendable {
   /// Called with this object (borrowed), so that a behavior that keeps its data in a
@@ -40,6 +41,7 @@ package typealias RowRun = @MainActor (RowBehavior, AnyObject, Slot) -> Bool
 /// through it with `withGuaranteed` costs no reference counting.
 @frozen @usableFromInline
 package struct BehaviorRef<Edges: EdgeStore> {
+  // Lifetime: the graph retains the row's descriptor (which owns it) or its `ReactionRow`.
   @usableFromInline package var object: Unmanaged<RowBehavior>?
   @inlinable package init(_ object: RowBehavior?) {
     self.object = object.map { Unmanaged.passUnretained($0) }
@@ -93,6 +95,7 @@ package struct OwnerRef {
 
   @inlinable package init(holding owner: RowOwner) {
     object = owner
+    // Lifetime: the retain taken here is this record's one hold, given back once in `release()`.
     let u = Unmanaged.passUnretained(owner as AnyObject)
     _ = u.retain()
     address = u.toOpaque()
@@ -104,6 +107,7 @@ package struct OwnerRef {
   /// and the update's call would retain the descriptor around it.
   @inlinable package func release() {
     if isDescriptor && cogStrongRetainCount(address) > 1 { _ = object.contextHold(-1) }
+    // Lifetime: balances the retain in `init(holding:)`; nothing reads `object` after this.
     Unmanaged<AnyObject>.fromOpaque(address).release()
   }
 }
@@ -146,6 +150,7 @@ package protocol KeyedRowIndex: AnyObject {
 /// `Unmanaged._withUnsafeGuaranteedRef` at each call site) so that main-actor code calling it
 /// does not hand an isolated closure to a module compiled without strict concurrency, which
 /// would cost a dynamic executor check per call.
+// Safety: the caller guarantees `u`'s object outlives `body` (each call site says who keeps it).
 @inlinable @inline(__always)
 package nonisolated func withGuaranteed<T: AnyObject, R>(_ u: Unmanaged<T>, _ body: (T) -> R) -> R {
   u._withUnsafeGuaranteedRef(body)
@@ -211,6 +216,7 @@ package struct DescriptorCache {
   /// The serial of the context the entry belongs to; 0: none.
   @usableFromInline package var context: Int
   @usableFromInline package var slot: Int32
+  // Lifetime: the context `context` names owns the index (`keyIndexes`); serials are never reused.
   @usableFromInline package var index: Unmanaged<AnyObject>?
   /// How many contexts hold the box (`RowOwner.contextHold`).
   @usableFromInline package var holds: Int32
@@ -229,6 +235,7 @@ package struct DescriptorCache {
 
 /// The pointer to a descriptor's cache. Descriptors are shared across threads as values but
 /// their caches are only read and written by main-actor graph code, hence `@unchecked`.
+// Safety: caches are read and written only by main-actor graph code (see above).
 @frozen @usableFromInline
 package struct DescriptorCacheRef: @unchecked Sendable {
   @usableFromInline package let pointer: UnsafeMutablePointer<DescriptorCache>

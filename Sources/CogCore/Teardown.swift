@@ -65,6 +65,7 @@ package enum Teardown {
       return Unmanaged<Pending>.fromOpaque(p).takeUnretainedValue()
     }
     let made = Pending()
+    // Lifetime: retained here and never released (see above).
     t.pointee.pending = Unmanaged.passRetained(made).toOpaque()
     return made
   }

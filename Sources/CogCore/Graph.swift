@@ -23,6 +23,7 @@ package final class Graph<Edges: EdgeStore> {
   /// recomputed row on kairo/deep). The cold groups (`maps`, `turns`) sit behind pointers of
   /// their own, reached through addressors: a `_read`/`_modify` coroutine that is not inlined
   /// (cold paths are not) allocates its frame (seen: 2 allocations per created row).
+  // Lifetime: the three are allocated in `init` and freed only in this graph's `deinit`.
   @usableFromInline package let store: UnsafeMutablePointer<HotState<Edges>>
   @usableFromInline package let mapsPointer: UnsafeMutablePointer<ContextMaps>
   @usableFromInline package let turnsPointer: UnsafeMutablePointer<TurnState<Edges>>
@@ -190,6 +191,8 @@ package struct HotState<Edges: EdgeStore> {
   /// Here, with the hot groups, rather than with the context's maps: every read and every
   /// behavior's store then reaches it from the one pointer they already hold, a load fewer
   /// per value access (the maps pointer).
+  // Lifetime: `maps.columns` keeps each column; its entry is re-stored after `allocatePair`, the
+  // one place a column's `values` grows (moves).
   @usableFromInline package var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
 
   @usableFromInline init(reservingRows rows: Int) {

@@ -8,6 +8,7 @@
 /// Elements `0..<count` are initialized. Index checks are debug assertions.
 @frozen @usableFromInline
 package struct RawColumn<Element> {
+  // Lifetime: owned by the one object holding the column (never copied), which calls `free()` once.
   @usableFromInline package var base: UnsafeMutablePointer<Element>
   @usableFromInline package var count: Int
   @usableFromInline package var capacity: Int

@@ -89,6 +89,7 @@ package struct OwnerRef {
   // deinit); copies of the struct are borrowed views of that one reference.
   @usableFromInline package unowned(unsafe) let object: RowOwner
   /// The object's address: the hold's release, and the sweep's count.
+  // Lifetime: the address of `object`, valid while this record's hold (above) lasts.
   @usableFromInline package let address: UnsafeMutableRawPointer
   /// Whether the record is a descriptor's (a record the graph made itself is never dropped).
   @usableFromInline package let isDescriptor: Bool

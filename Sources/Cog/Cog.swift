@@ -23,9 +23,9 @@ import CogInlineKey
 /// Descriptors own no value: each context keeps its own row for them. Declare them once (as
 /// globals or static members) and share them; a descriptor the app drops takes its rows with
 /// it (swift/SEMANTICS.md §17).
-// Safety: immutable after init, rows used by main-actor graph code; but `initial` is any `Value`,
-// so a non-Sendable initial value crosses isolation unchecked (a known hole, issue 28).
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
+  // Safety: immutable after init, rows used by main-actor graph code; but `initial` is any `Value`,
+  // so a non-Sendable initial value crosses isolation unchecked (a known hole, issue 28).
   /// This cog's row in the context it was last used in, and its id (`KeylessCache`). First,
   /// so that its offset does not depend on `Value`.
   @usableFromInline let cache = KeylessCache()

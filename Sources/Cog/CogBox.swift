@@ -9,8 +9,8 @@ import CogInlineKey
 /// ```
 /// `box[key]` makes a value reference (`CogRef`): a name, not a row. It allocates nothing;
 /// rows are created on first read in a context and may be released by their lifetime.
-// Safety: immutable after init; its rows, cache and body are used only by main-actor graph code.
 public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
+  // Safety: immutable after init; its rows, cache and body are used only by main-actor graph code.
   @usableFromInline let core: InlineBox<Key, Value, SharedEdgePool>
   /// How long each of the box's rows lives in a context (each key's row on its own).
   public let lifetime: CogLifetime

@@ -16,8 +16,8 @@ import CogInlineKey
 /// `Cogs.releaseDropped()`).
 ///
 /// Sendable as `CogBox` is: nothing changes after `init`, and `initial` runs on the main actor.
-// Safety: immutable after init; `initial` is `@MainActor` and only graph code runs it.
 public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
+  // Safety: immutable after init; `initial` is `@MainActor` and only graph code runs it.
   @usableFromInline let core: InlineFamily<Key, Value, SharedEdgePool>
   /// How long the family's rows live in a context (a box's lifetimes).
   public let lifetime: CogLifetime

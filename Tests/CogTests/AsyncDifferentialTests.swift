@@ -29,8 +29,10 @@ import Testing
 /// A failure prints its seed; replay it with `COG_ASYNC_DIFF_SEED=<seed> swift test --filter
 /// AsyncDifferential`. `COG_ASYNC_DIFF_CASES` sets how many programs one run tries per runtime
 /// (default 400 through the public API, 200 per layout, kept small because one default run
-/// once failed in a way no replay reproduced (swift/0004); the long mode is
-/// `COG_ASYNC_DIFF_CASES=100000`).
+/// once failed in a way no replay reproduced (swift/0004)), `COG_ASYNC_DIFF_SHARD=i/n` runs
+/// every n-th of those seeds from the i-th, `COG_ASYNC_DIFF_PROGRESS=k` prints progress every k
+/// cases (`DifferentialRun`). The long mode, 100,000 cases per runtime in a release build,
+/// sharded over parallel processes: `scripts/differential-long.sh async`.
 @MainActor
 @Suite("Async differential against the documented semantics")
 struct AsyncDifferentialTests {
@@ -46,25 +48,21 @@ struct AsyncDifferentialTests {
 
   static func run<R: AsyncDiffRuntime>(_: R.Type, defaultCases: Int) async {
     let env = ProcessInfo.processInfo.environment
-    let seeds: [UInt64]
-    if let one = env["COG_ASYNC_DIFF_SEED"].flatMap(UInt64.init) {
-      seeds = [one]
-    } else {
-      let count = env["COG_ASYNC_DIFF_CASES"].flatMap(Int.init) ?? defaultCases
-      seeds = (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 29 }
-    }
-    var failures = 0
+    var run = DifferentialRun(
+      prefix: "COG_ASYNC_DIFF", runtime: R.name, defaultCases: defaultCases
+    ) { $0 &* 0x9E37_79B9 &+ 29 }
+    let seeds = run.seeds
     var tally = AsyncDiffTally()
     for seed in seeds {
       let c = AsyncDiffCase<R>(seed: seed)
-      if let problem = await c.run() {
-        failures += 1
-        Issue.record("\(R.name), seed \(seed): \(problem)")
-        if failures >= 5 { break }
-      }
+      let problem = await c.run()
+      if let problem { Issue.record("\(R.name), seed \(seed): \(problem)") }
+      run.finished(seed: seed, problem: problem)
+      if run.failures >= 5 { break }
       tally.add(c.tally)
     }
-    if env["COG_ASYNC_DIFF_VERBOSE"] != nil { print("\(R.name): \(seeds.count) cases, \(tally)") }
+    run.end()
+    if env["COG_ASYNC_DIFF_VERBOSE"] != nil { print("\(R.name): \(run.done) cases, \(tally)") }
     // The generator must reach what it is meant to test, not only happy paths.
     if seeds.count >= 200 {
       for (what, n) in tally.counts where n == 0 {

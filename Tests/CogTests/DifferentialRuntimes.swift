@@ -56,6 +56,8 @@ struct DiffReads<R: DiffRuntime> {
 /// A reaction's reads and its way to schedule a turn.
 struct DiffReactionReads<R: DiffRuntime> {
   var read: (R.Node) -> Int
+  /// The runtime's `isFailing` (the reaction need not capture the runtime).
+  var isFailing: () -> Bool
   var schedule: (@escaping (DiffWriter<R>) -> Void) -> Void
 }
 
@@ -113,10 +115,10 @@ final class PublicRuntime: DiffRuntime {
   func react(_ body: @escaping @MainActor (DiffReactionReads<PublicRuntime>) -> Void)
     -> CogReaction
   {
-    cogs.react("reaction") { c in
+    cogs.react("reaction") { [unowned self] c in
       body(
         DiffReactionReads(
-          read: { c[$0] },
+          read: { c[$0] }, isFailing: { self.isFailing },
           schedule: { write in
             c.turn("reaction write") { w in write(DiffWriter(write: { w[$0] = $1 })) }
           }))
@@ -171,10 +173,10 @@ final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime 
   func react(_ body: @escaping @MainActor (DiffReactionReads<LayoutRuntime>) -> Void)
     -> LayoutReaction<Edges>
   {
-    cogs.react("reaction") { c in
+    cogs.react("reaction") { [unowned self] c in
       body(
         DiffReactionReads(
-          read: { c[$0] },
+          read: { c[$0] }, isFailing: { self.isFailing },
           schedule: { write in
             c.turn("reaction write") { w in write(DiffWriter(write: { w[$0] = $1 })) }
           }))

@@ -35,8 +35,11 @@ import Testing
 /// from a second generator, so a seed's program is otherwise the same on every runtime.
 ///
 /// A failure prints its seed; replay it with `COG_DIFF_SEED=<seed> swift test --filter
-/// Differential`. `COG_DIFF_CASES` sets how many graphs one run tries (default 2,000; the
-/// long mode is `COG_DIFF_CASES=100000`).
+/// DifferentialTests`. `COG_DIFF_CASES` sets how many graphs one run tries per runtime (default
+/// 2,000 through the public API, 1,000 per layout variant), `COG_DIFF_SHARD=i/n` runs every
+/// n-th of those seeds from the i-th, `COG_DIFF_PROGRESS=k` prints progress every k cases
+/// (`DifferentialRun`). The long mode, 100,000 cases per runtime in a release build, sharded
+/// over parallel processes: `scripts/differential-long.sh sync`.
 @MainActor
 @Suite("Differential against the simple core")
 struct DifferentialTests {
@@ -47,34 +50,32 @@ struct DifferentialTests {
     "random graphs agree with the reference on each layout variant", arguments: TestedVariant.all)
   func layoutVariant(variant: TestedVariant) { Self.run(variant.runtime, defaultCases: 1_000) }
 
-  /// `COG_DIFF_CASES` overrides `defaultCases` for every runtime (the long mode).
+  /// `COG_DIFF_CASES` overrides `defaultCases` for every runtime (the long mode), and
+  /// `COG_DIFF_SHARD` takes a share of those seeds (`DifferentialRun`).
   static func run<R: DiffRuntime>(_: R.Type, defaultCases: Int) {
     let env = ProcessInfo.processInfo.environment
-    let seeds: [UInt64]
-    if let one = env["COG_DIFF_SEED"].flatMap(UInt64.init) {
-      seeds = [one]
-    } else {
-      let count = env["COG_DIFF_CASES"].flatMap(Int.init) ?? defaultCases
-      seeds = (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 17 }
+    var run = DifferentialRun(prefix: "COG_DIFF", runtime: R.name, defaultCases: defaultCases) {
+      $0 &* 0x9E37_79B9 &+ 17
     }
-    var failures = 0
+    let seeds = run.seeds
     var tally = DifferentialTally()
     let verbose = env["COG_DIFF_VERBOSE"] != nil
     for seed in seeds {
       let c = DifferentialCase<R>(seed: seed)
       c.verbose = verbose
-      if let problem = c.run() {
-        failures += 1
-        Issue.record("\(R.name), seed \(seed) (\(c.spec.mode)): \(problem)")
-        if failures >= 5 { break }
-      }
+      let problem = c.run()
+      if let problem { Issue.record("\(R.name), seed \(seed) (\(c.spec.mode)): \(problem)") }
+      run.finished(seed: seed, problem: problem)
+      if run.failures >= 5 { break }
       tally.add(c)
     }
+    run.end()
+    let failures = run.failures
     let families =
       R.hasFamilies
       ? ", \(tally.familyWrites) family writes, \(tally.familyRowsMade) family rows made" : ""
     print(
-      "\(R.name): \(seeds.count) cases, \(failures) failing; \(tally.replaced) descriptors replaced, \(tally.sweptRows) rows released by explicit sweeps\(families)"
+      "\(R.name): \(run.done) cases, \(failures) failing; \(tally.replaced) descriptors replaced, \(tally.sweptRows) rows released by explicit sweeps\(families)"
     )
     // The generator must reach what it is meant to test, not only happy paths.
     if seeds.count >= 500 {
@@ -625,7 +626,7 @@ final class DifferentialCase<R: DiffRuntime> {
       let cogReaction = cogs.react { [unowned self] c in
         let values = reaction.reads.map { c.read(cogTable.value[$0]) }
         // A run that met a cycle saw stale values; the reference may not have run at all.
-        if cogs.isFailing { return }
+        if c.isFailing() { return }
         self.logCog.append("r\(index) \(values)")
         if let target = reaction.writes, reaction.selfFeeding || self.budgetCog > 0 {
           if !reaction.selfFeeding { self.budgetCog -= 1 }

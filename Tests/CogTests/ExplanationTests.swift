@@ -200,4 +200,22 @@ struct ExplanationTests {
     #expect(e.description.contains("released temporary after the flush: descriptor dropped"))
     _ = temporary
   }
+
+  @Test("a flagged state nothing read is left stale; its run on a later read is added")
+  func lazyRead() throws {
+    let a = Cog(1, label: "a")
+    let lazy = Cog(label: "lazy") { c in c[a] * 10 }
+    let cogs = Cogs()
+    #expect(cogs[lazy] == 10)
+    cogs.explainsTurns = true
+    cogs.turn("write") { w in w[a] = 2 }
+    var e = try #require(cogs.lastExplanation)
+    #expect(e.leftStale == ["lazy"] && e.runs.isEmpty)
+    #expect(cogs.why(lazy)!.contains("but nothing read it; it recomputes when read"))
+    #expect(cogs[lazy] == 20)
+    e = try #require(cogs.lastExplanation)
+    #expect(e.runs.map(\.state) == ["lazy"] && e.runs.first?.afterFlush == true)
+    #expect(e.runs.first?.oldValue == "10" && e.runs.first?.newValue == "20")
+    #expect(cogs.why(lazy)!.contains("(on a read after the flush)"))
+  }
 }

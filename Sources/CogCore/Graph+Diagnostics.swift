@@ -12,6 +12,11 @@ package final class GraphDiagnostics {
   /// Runs of each counted row, by slot and generation (a released row's count stays behind
   /// under its old generation, unseen: a reused slot starts from zero).
   @usableFromInline package var runCounts: [SlotRef: Int] = [:]
+  /// Whether run counts are kept (`Graph.countsRuns`). Rows are flagged `runCounted` while
+  /// this or `explainsTurns` is on.
+  @usableFromInline package var countingRuns = false
+  /// The explained turns (`Graph+Explain.swift`).
+  @usableFromInline package var explanations = ExplanationLog()
   /// The context's clock when it is the library's test clock (`Cogs.settle` asks it which
   /// work is asleep on it).
   package var testClock: AnyObject?
@@ -66,8 +71,20 @@ extension Graph {
 
   /// Whether this context counts the runs of its computeds and reactions. Switching it on
   /// flags every running row (and `allocateRow` flags new ones); switching it off clears the
-  /// flags and the counts.
+  /// flags (unless turns are explained) and the counts.
   @inlinable package var countsRuns: Bool {
+    get { maps.hasDiagnostics && diagnostics.countingRuns }
+    set {
+      if newValue == countsRuns { return }
+      diagnostics.countingRuns = newValue
+      flagsRuns = newValue || turns.explainsTurns
+      if !newValue { diagnostics.runCounts.removeAll() }
+    }
+  }
+
+  /// Whether running rows are flagged `runCounted`, so that `recompute` calls `countRun`:
+  /// while runs are counted or turns explained.
+  @inlinable package var flagsRuns: Bool {
     get { maps.countsRuns }
     set {
       if newValue == maps.countsRuns { return }
@@ -78,13 +95,15 @@ extension Graph {
         if f.contains(.released) || f.isDisjoint(with: .runs) { continue }
         if newValue { rows.flags[s].insert(.runCounted) } else { rows.flags[s].remove(.runCounted) }
       }
-      if !newValue && maps.hasDiagnostics { diagnostics.runCounts.removeAll() }
     }
   }
 
-  /// Counts a run of `n` (cold: called from `recompute` for `runCounted` rows only).
-  @inlinable @inline(never) package func countRun(_ n: Slot) {
-    diagnostics.runCounts[ref(n), default: 0] += 1
+  /// Notes a run of `n` whose result `changed` (cold: called from `recompute` for
+  /// `runCounted` rows only): counted, explained, or both.
+  @inlinable @inline(never) package func countRun(_ n: Slot, changed: Bool) {
+    let d = diagnostics
+    if d.countingRuns { d.runCounts[ref(n), default: 0] += 1 }
+    if turns.explainsTurns { explainRun(n, changed: changed) }
   }
 
   /// How many times row `s`'s body has run since counting was switched on (0 for `.none`).

@@ -165,7 +165,9 @@ extension Graph {
     if _slowPath(!canStartOperation) { misplaced("evict was called") }
     defer { collect() }
     if s.isNone || edges.hasSubscribers(s) || rows.leases[s] > 0 { return false }
+    if _slowPath(maps.hasDiagnostics) { noteEvicting(true) }
     release(s)
+    if _slowPath(maps.hasDiagnostics) { noteEvicting(false) }
     return true
   }
 }

@@ -172,8 +172,9 @@ extension Graph {
     #endif
     // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
     let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
-    // Only a context that counts runs flags its rows: one test of the flags just loaded.
-    if _slowPath(f.contains(.runCounted)) { countRun(n) }
+    // Only a context that counts runs or explains turns flags its rows: one test of the
+    // flags just loaded.
+    if _slowPath(f.contains(.runCounted)) { countRun(n, changed: changed) }
     if _slowPath(isFailing) {
       // Nothing changed: the behavior kept the last good value. Returning false lets a
       // caller test `isFailing` only after an unchanged recompute.

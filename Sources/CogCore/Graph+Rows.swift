@@ -87,7 +87,8 @@ extension Graph {
     var f = kind
     if !kind.isDisjoint(with: .runs) {
       f.insert(.dirty)
-      // A context that counts runs flags its running rows (`Graph+Diagnostics.swift`).
+      // A context that counts runs or explains turns flags its running rows
+      // (`Graph+Diagnostics.swift`).
       if _slowPath(maps.countsRuns) { f.insert(.runCounted) }
     } else {
       f.insert(.hasValue)
@@ -164,6 +165,8 @@ extension Graph {
       work.deferredRelease.append(ref(s))
       return
     }
+    // A context with diagnostics may explain its turns (one test of a switch `maps` holds).
+    if _slowPath(maps.hasDiagnostics) { explainRelease(s, f) }
     if f.contains(.cached) { uncache(s) }
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)

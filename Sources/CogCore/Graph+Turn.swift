@@ -74,9 +74,26 @@ extension Graph {
       turns.loopWindow.append((by, wrote))
     }
     turns.isFlushing = true
-    if _slowPath(turns.recordsHistory) { recordHistory(turn: id, name: name) }
+    if _slowPath(turns.turnHooks != 0) {
+      flushHooked(turn: id, name: name)
+    } else {
+      flush(turn: id, name: name, hooked: false)
+    }
+  }
+
+  /// The flush of turn `id` and the housekeeping after it. `hooked` (a constant at each of
+  /// the two callers): the context records its turns or explains them, and the diagnostics'
+  /// cold calls run between the steps; the copy with `hooked` false has none of them.
+  @inlinable @inline(__always)
+  package func flush(turn id: UInt32, name: StaticString, hooked: Bool) {
+    let explained = hooked && turns.explainsTurns
+    if hooked && turns.recordsHistory { recordHistory(turn: id, name: name) }
+    if explained { beginExplanation(turn: id, name: name) }
     let changed = publish()
+    if explained { explainMarks() }
+    let roots = explained ? explainRootsBefore() : []
     settleRootsIfWatched(changed: changed)
+    if explained { explainRootsAfter(roots) }
     runQueuedReactions(retryBlocked: changed)
     turns.isFlushing = false
     collect()
@@ -84,6 +101,13 @@ extension Graph {
     sweepIfDue()
     checkInvariants()
     if _slowPath(isFailing) { reportCycle() }
+    if explained { endExplanation() }
+  }
+
+  /// `flush` for a context that records or explains its turns (cold).
+  @inlinable @inline(never)
+  package func flushHooked(turn id: UInt32, name: StaticString) {
+    flush(turn: id, name: name, hooked: true)
   }
 
   /// Queues a turn scheduled by reaction `by`; it runs after the current flush.
@@ -142,7 +166,10 @@ extension Graph {
 
   /// Reports the current operation's cycle, if any, to the error handler.
   @inlinable @inline(never) package func reportCycle() {
-    if let error = takeCycleError() { report(error) }
+    guard let slots = takeCycle() else { return }
+    let states = describe(slots)
+    if _slowPath(turns.explainsTurns) { explainCycle(states) }
+    report(.cycle(states: states))
   }
 
   /// Misuse that cannot be recovered from where it happened (an escaped writer's subscript, a
@@ -201,13 +228,27 @@ package struct TurnState<Edges: EdgeStore> {
   @usableFromInline package var scheduled: [ScheduledTurn<Edges>] = []
   @usableFromInline package var draining = false
   @usableFromInline package var isFlushing = false
-  /// Whether turns are recorded in the history (`Graph+Diagnostics.swift`): on by default in
-  /// debug builds. In what was padding after `isFlushing`: the struct keeps its size.
+  /// What a flush records for diagnostics (`Graph+Diagnostics.swift`), one bit each: the
+  /// turn history (`historyHook`, on by default in debug builds) and explanations
+  /// (`explainHook`). One byte, so that a flush tests one load for both; in what was padding
+  /// after `isFlushing`: the struct keeps its size.
   #if DEBUG
-    @usableFromInline package var recordsHistory = true
+    @usableFromInline package var turnHooks: UInt8 = TurnState.historyHook
   #else
-    @usableFromInline package var recordsHistory = false
+    @usableFromInline package var turnHooks: UInt8 = 0
   #endif
+  @inlinable package static var historyHook: UInt8 { 1 }
+  @inlinable package static var explainHook: UInt8 { 2 }
+  /// Whether turns are recorded in the history.
+  @inlinable package var recordsHistory: Bool {
+    get { turnHooks & Self.historyHook != 0 }
+    set { turnHooks = newValue ? turnHooks | Self.historyHook : turnHooks & ~Self.historyHook }
+  }
+  /// Whether turns are explained.
+  @inlinable package var explainsTurns: Bool {
+    get { turnHooks & Self.explainHook != 0 }
+    set { turnHooks = newValue ? turnHooks | Self.explainHook : turnHooks & ~Self.explainHook }
+  }
   /// The index of the scheduled turn that runs in the current drain.
   @usableFromInline package var drainIndex = 0
   /// The last turns of a drain that nears `scheduledTurnLimit`: who scheduled each and what

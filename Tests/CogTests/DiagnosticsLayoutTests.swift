@@ -14,7 +14,7 @@ struct DiagnosticsLayoutTests {
     #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.ownersAddedSinceSweep) == 20)
     #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.keyIndexes) == 24)
     typealias Turns = TurnState<SharedEdgePool>
-    #expect(MemoryLayout<Turns>.offset(of: \Turns.recordsHistory) == 42)
+    #expect(MemoryLayout<Turns>.offset(of: \Turns.turnHooks) == 42)
     #expect(MemoryLayout<Turns>.offset(of: \Turns.drainIndex) == 48)
     #expect(MemoryLayout<Turns>.size == 96)
   }

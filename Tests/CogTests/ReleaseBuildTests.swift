@@ -71,6 +71,21 @@ extension ReleaseBuildTests {
   }
 
   @Test(
+    "explained turns work in a release build, off until switched on",
+    .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"))
+  func explain() throws {
+    let run = try ReleaseProbe.shared.run("explain")
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    #expect(run.stdout.contains("explained false 0\n"), "stdout: \(run.stdout)")
+    #expect(
+      run.stdout.contains(
+        "why shown did not recompute in turn #2: it was flagged via parity, but none of its "
+          + "dependencies changed: parity recomputed to an equal value"),
+      "stdout: \(run.stdout)")
+    #expect(run.stdout.contains("cutoff [\"parity\"]"), "stdout: \(run.stdout)")
+  }
+
+  @Test(
     "a 10⁶-deep chain of automatic cogs is dropped without a crash, four ways and on a small stack",
     .disabled(if: skip, "COG_SKIP_RELEASE_PROBE is set"),
     arguments: ["nocontext", "sweep", "contextfirst", "chainfirst", "thread"])

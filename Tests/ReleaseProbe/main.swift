@@ -203,6 +203,19 @@ func run(_ scenario: String) {
       print("budget \(error)")
     }
     print("dot \(cogs.inspect().dot.contains(#"[label="doubled\n= 8", shape=ellipse]"#))")
+  case "explain":
+    // Explained turns in a release build: off by default, switched on for the context.
+    let n = Cog(1, label: "n")
+    let parity = Cog(label: "parity") { c in c[n] % 2 }
+    let shown = Cog(label: "shown") { c in c[parity] == 1 ? "odd" : "even" }
+    let cogs = Cogs()
+    _ = cogs.react("show") { c in _ = c[shown] }
+    cogs.turn("unexplained") { w in w[n] = 3 }
+    print("explained \(cogs.explainsTurns) \(cogs.explanations.count)")
+    cogs.explainsTurns = true
+    cogs.turn("explained") { w in w[n] = 5 }
+    print("why \(cogs.why(shown)!)")
+    print("cutoff \(cogs.lastExplanation!.cutoffs.map(\.state))")
   case let s where s.hasPrefix("deep-chain-"):
     let depth = Int(s.dropFirst("deep-chain-".count))!
     let head = Cog(0, label: "head")

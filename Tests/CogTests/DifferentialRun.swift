@@ -8,6 +8,8 @@ import Foundation
 ///   default count).
 /// - `<prefix>_SHARD=<i>/<n>`: of those, only every `n`-th one starting at the `i`-th
 ///   (0 ≤ i < n), so that the shards `0/n` … `(n-1)/n` together run exactly the unsharded seeds.
+/// - `<prefix>_RUNTIMES=<a,b,…>`: only the runtimes whose name contains one of these (the
+///   others run no seed), to finish or repeat a long run on some runtimes.
 /// - `<prefix>_PROGRESS=<k>`: print a tab-separated progress line every `k` cases, one per
 ///   failing seed and one when a runtime is done (`scripts/differential-long.sh` reads them).
 struct DifferentialRun {
@@ -25,7 +27,10 @@ struct DifferentialRun {
     seed: (UInt64) -> UInt64
   ) {
     self.name = name
-    if let one = env["\(prefix)_SEED"].flatMap(UInt64.init) {
+    let only = env["\(prefix)_RUNTIMES"].map { $0.split(separator: ",").map(String.init) }
+    if let only, !only.contains(where: { name.contains($0) }) {
+      seeds = []
+    } else if let one = env["\(prefix)_SEED"].flatMap(UInt64.init) {
       seeds = [one]
     } else {
       let count = env["\(prefix)_CASES"].flatMap(Int.init) ?? defaultCases

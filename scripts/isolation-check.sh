@@ -13,8 +13,8 @@
 #                 it, the script builds and counts that side too.
 # Environment: COG_GATE_METRICS as for scripts/ci-gate.sh (default: every gated count).
 # Exit status: 0 every count equal; 1 an error (a build or a run failed, a result is missing);
-# 2 a count of an existing cog* system differs between the two builds (isolation broken: the
-# differences are printed).
+# 2 a count of an existing cog* system differs between the two builds (isolation broken: each
+# moved count is printed, with both values and the difference).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -44,7 +44,9 @@ status=0
 cat "$dir/same-counts.txt"
 if (( status != 0 )); then
   if grep -q '^DIFFERENT [^ ]*@' "$dir/same-counts.txt"; then
-    echo "isolation-check: FAILED: adding cog[overflow3+inline] moved counts of other variants" >&2
+    echo "isolation-check: FAILED: adding cog[overflow3+inline] moved these counts:" >&2
+    sed -n 's/^DIFFERENT \([^ ]*@[^:]*\): \([0-9-]*\) in the reference, \([0-9-]*\) in the other$/\1 \2 \3/p' \
+      "$dir/same-counts.txt" | awk '{ printf "  %s %s: %s -> %s (%+d)\n", $1, $2, $3, $4, $4 - $3 }' >&2
     exit 2
   fi
   exit 1

@@ -160,6 +160,21 @@ final class Measurer {
     }
   }
 
+  /// What every region child does first: a build, one sample, `finish` and `tearDown`,
+  /// unmeasured, which pays the process's one-time costs (type metadata, conformance caches,
+  /// the runtime's tables growing); then a fresh allocator state for this thread
+  /// (`AllocationProducer.freshHeap`). What came before depends on the build (the catalog of
+  /// every system it holds fills the runtime's tables and the heap), and a region must not:
+  /// otherwise adding a layout variant moves every other system's counts
+  /// (scripts/isolation-check.sh). False when the case does not apply.
+  func settle(_ c: CaseInfo, _ s: SystemEntry) throws -> Bool {
+    guard let first = prepare(c, s) else { return false }
+    warmUp(first.case, 1)
+    finish(c, s, first, phase: "first build")
+    if let problem = AllocationProducer.freshHeap() { throw BenchError(problem) }
+    return true
+  }
+
   /// `finish`, then the failures, then `tearDown`.
   func finish(_ c: CaseInfo, _ s: SystemEntry, _ p: Prepared, phase: String) {
     p.case.finish()
@@ -224,20 +239,18 @@ final class Measurer {
   /// The counted region of case × system, in the `__region` child (`RegionRun`): the process
   /// is fresh, so the counts cannot depend on what else the run measures.
   ///
-  /// 1. A first build, one sample, `finish` and `tearDown`, unmeasured: it pays the process's
-  ///    one-time costs (type metadata, protocol conformance caches, first-use buffers of the
-  ///    runtime and Foundation), which belong to no graph.
+  /// 1. `settle`: a first build, one sample, `finish` and `tearDown`, unmeasured: it pays the
+  ///    process's one-time costs (type metadata, protocol conformance caches, first-use
+  ///    buffers of the runtime and Foundation), which belong to no graph; then a fresh heap.
   /// 2. A second build with the allocation counter hooked from before `prepare` until after
   ///    its first `beforeSample` and one sample: the bytes it leaves live are `graphBytes`,
   ///    the graph as it runs (cases that build in `beforeSample`, such as CellX, included).
   /// 3. `beforeSample`, then one counted sample: allocations, bytes, peak, retains, releases.
-  func countRegion(_ c: CaseInfo, _ s: SystemEntry) {
+  func countRegion(_ c: CaseInfo, _ s: SystemEntry) throws {
     let wantARC = plan.metrics.contains { $0.usesARCCounter }
     let allocations = AllocationProducer()
     let arc: ARCProducer = wantARC ? ARCProducer() : ARCProducer.disabled
-    guard let first = prepare(c, s) else { return }
-    warmUp(first.case, 1)
-    finish(c, s, first, phase: "count (first build)")
+    guard try settle(c, s) else { return }
 
     allocations.reset()
     allocations.hook()
@@ -279,10 +292,11 @@ final class Measurer {
   }
 
   /// The callgrind region of case × system, in the `__region` child run under valgrind:
-  /// build and warm-up uninstrumented, then one sample, dumped as `RegionRun.dumpName`.
-  func instructionRegion(_ c: CaseInfo, _ s: SystemEntry) {
+  /// `settle`, then build and warm-up uninstrumented, then one sample, dumped as
+  /// `RegionRun.dumpName`.
+  func instructionRegion(_ c: CaseInfo, _ s: SystemEntry) throws {
     let callgrind = CallgrindProducer()
-    guard let b = prepare(c, s) else { return }
+    guard try settle(c, s), let b = prepare(c, s) else { return }
     let p = b.case
     warmUp(p, MeasurePlan.countedWarmupSamples)
     p.beforeSample?()
@@ -299,9 +313,9 @@ final class Measurer {
   /// is on from before what natively precedes a timed sample (its `beforeSample`, or for
   /// cases without one the warm-up sample), so that the simulated caches hold what the
   /// native caches would when the sample starts.
-  func cacheRegion(_ c: CaseInfo, _ s: SystemEntry) {
+  func cacheRegion(_ c: CaseInfo, _ s: SystemEntry) throws {
     let callgrind = CallgrindProducer()
-    guard let b = prepare(c, s) else { return }
+    guard try settle(c, s), let b = prepare(c, s) else { return }
     let p = b.case
     if p.beforeSample == nil { callgrind.startInstrumentation() }
     warmUp(p, MeasurePlan.countedWarmupSamples)

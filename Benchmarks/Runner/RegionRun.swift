@@ -260,9 +260,9 @@ enum RegionRun {
         cases: [c], systems: [s], size: plan.size, samples: 1,
         warmupSamples: MeasurePlan.countedWarmupSamples, metrics: Set(plan.metrics)))
     switch plan.kind {
-    case .counts: measurer.countRegion(c, s)
-    case .instructions: measurer.instructionRegion(c, s)
-    case .cache: measurer.cacheRegion(c, s)
+    case .counts: try measurer.countRegion(c, s)
+    case .instructions: try measurer.instructionRegion(c, s)
+    case .cache: try measurer.cacheRegion(c, s)
     }
     FileHandle.standardOutput.write(try JSONEncoder().encode(measurer.entry(c, s)))
   }

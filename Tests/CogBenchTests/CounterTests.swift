@@ -105,6 +105,21 @@ struct CounterTests {
     withExtendedLifetime(objects) {}
   }
 
+  @Test("a fresh heap keeps earlier objects valid, and counting works after it")
+  @MainActor func freshHeap() throws {
+    let allocations = AllocationProducer()
+    try #require(allocations.availability == .available)
+    let before = makeObjects(10)
+    #expect(AllocationProducer.freshHeap() == nil)
+    allocations.reset()
+    allocations.hook()
+    let after = makeObjects(100)
+    allocations.unhook()
+    #expect((allocations.snapshot().allocations.value ?? 0) >= 100)
+    #expect(before.count == 10 && after.count == 100)
+    withExtendedLifetime((before, after)) {}
+  }
+
   @Test("the allocation source is named")
   @MainActor func allocationSourceNamed() {
     let allocations = AllocationProducer()

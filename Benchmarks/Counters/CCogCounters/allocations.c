@@ -87,6 +87,30 @@ cog_alloc_counts cog_alloc_snapshot(void) {
 
 int cog_alloc_has_peak(void) { return 0; }
 
+int cog_alloc_fresh_heap(char *reason, size_t reason_size) {
+  // A new arena: its bins and slabs have seen nothing of what this thread did before.
+  unsigned arena = 0;
+  size_t size = sizeof arena;
+  int rc = mallctl("arenas.create", &arena, &size, NULL, 0);
+  if (rc == 0) rc = mallctl("thread.arena", NULL, NULL, &arena, sizeof arena);
+  // A new thread cache: empty bins, initial fill sizes and low-water marks, first GC bin.
+  bool off = false, on = true;
+  if (rc == 0) rc = mallctl("thread.tcache.enabled", NULL, NULL, &off, sizeof off);
+  if (rc == 0) rc = mallctl("thread.tcache.enabled", NULL, NULL, &on, sizeof on);
+  if (rc != 0) {
+    if (reason && reason_size)
+      snprintf(reason, reason_size, "jemalloc could not give the thread a fresh arena: %s",
+               strerror(rc));
+    return 0;
+  }
+  // One allocation and one free larger than every thread event's interval fire each pending
+  // event (tcache GC, peak tracking) here and restart its countdown from its full interval,
+  // whatever this thread allocated before. Volatile: the pair must not be optimized away.
+  void *volatile block = malloc((size_t)1 << 22);
+  free(block);
+  return 1;
+}
+
 #else  // the in-process interposer
 
 extern void *__libc_malloc(size_t size);
@@ -114,6 +138,12 @@ void cog_alloc_reset(void) { memset(&alloc_counts, 0, sizeof alloc_counts); }
 cog_alloc_counts cog_alloc_snapshot(void) { return alloc_counts; }
 
 int cog_alloc_has_peak(void) { return 1; }
+
+int cog_alloc_fresh_heap(char *reason, size_t reason_size) {
+  (void)reason;
+  (void)reason_size;
+  return 1;
+}
 
 static inline void note_allocation(void *pointer, size_t size) {
   alloc_counts.allocations += 1;

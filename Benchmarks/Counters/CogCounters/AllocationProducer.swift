@@ -59,6 +59,14 @@ public struct AllocationProducer {
   @inline(__always) public func unhook() { cog_alloc_set_enabled(0) }
   @inline(__always) public func reset() { cog_alloc_reset() }
 
+  /// Puts this thread on allocator state that does not depend on what it did before
+  /// (`cog_alloc_fresh_heap`: with jemalloc a new arena and thread cache, its thread events
+  /// restarted). Returns nil when done, else why not.
+  public static func freshHeap() -> String? {
+    var reason = [CChar](repeating: 0, count: 256)
+    return cog_alloc_fresh_heap(&reason, reason.count) == 1 ? nil : String(cString: reason)
+  }
+
   public func snapshot() -> Snapshot {
     let c = cog_alloc_snapshot()
     let peak: CounterReading

@@ -55,6 +55,11 @@ void cog_alloc_reset(void);
 cog_alloc_counts cog_alloc_snapshot(void);
 /// 1 when the peak reading is available in this build (jemalloc needs thread.peak).
 int cog_alloc_has_peak(void);
+/// Puts the calling thread on allocator state that does not depend on its history (jemalloc:
+/// a new arena, a new thread cache, every thread event's countdown restarted), so that a
+/// region's allocator work depends only on what runs after the call. Returns 1 when done, 0
+/// with a reason otherwise. The interposer (glibc's malloc) has no such reset: returns 1.
+int cog_alloc_fresh_heap(char *reason, size_t reason_size);
 
 // MARK: Callgrind client requests (callgrind.c)
 

@@ -34,7 +34,9 @@ rm -rf "$dir/with"
 with="$(COG_ISOLATION_PROBE=1 COG_BENCH_SCRATCH="$dir/build" COG_GATE_COUNT_ONLY="$dir/with" \
   scripts/ci-gate.sh)" || exit 1
 bin="$(swift build -c release --product cog-bench --scratch-path "$dir/build" --show-bin-path)/cog-bench"
-if ! "$bin" list | grep -qxF '  cog[overflow3+inline]'; then
+# Read whole before grep: `list | grep -q` under pipefail fails when grep exits first (SIGPIPE).
+listing="$("$bin" list)"
+if ! grep -qxF '  cog[overflow3+inline]' <<<"$listing"; then
   echo "isolation-check: the second build has no cog[overflow3+inline]: COG_ISOLATION_PROBE was not read" >&2
   exit 1
 fi

@@ -203,4 +203,24 @@ struct GateStrictnessTests {
     let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/.bench-tmp/runs")
     #expect(files.filter { $0.hasSuffix(".json") }.count == 1)
   }
+
+  // CI on bcaa6e0 failed here: `cog-bench list | grep -q …` under `set -o pipefail` exits 141
+  // when grep stops reading before `list` has written its cases (SIGPIPE), so the isolation
+  // check reported a probe build without its probe.
+  @Test("no script pipes a command into an early-exiting reader under pipefail")
+  func noEarlyExitPipes() throws {
+    let files =
+      try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/scripts")
+      .filter { $0.hasSuffix(".sh") }.map { "scripts/" + $0 } + [".ci/run"]
+    #expect(files.count > 3)
+    let early = try Regex(#"\|\s*(grep\s+(-[A-Za-z]*q|--quiet)|head\b)"#)
+    for file in files {
+      let text = try String(contentsOfFile: repositoryRoot + "/" + file, encoding: .utf8)
+      guard text.contains("pipefail") else { continue }
+      for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+      where !line.trimmingPrefix(while: \.isWhitespace).hasPrefix("#") {
+        #expect(line.firstMatch(of: early) == nil, "\(file):\(n + 1): \(line)")
+      }
+    }
+  }
 }

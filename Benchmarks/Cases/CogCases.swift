@@ -20,6 +20,7 @@ public enum CogCases {
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
+    v.visit(CogDeepExplained())
     visitBoundaryCases(&v)
   }
 }
@@ -547,6 +548,31 @@ public struct CogDeepAPI: BenchmarkCase {
     -> PreparedCase?
   {
     system.deepThroughOwnAPI(
-      length: 50, iterationsPerSample: size.kairoIterations, checks: checks)
+      length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: false,
+      checks: checks)
+  }
+}
+
+/// `cog/deep-api` in a context that explains every turn (`Cogs.explainsTurns`): what the
+/// explanations cost per recomputed row when on (off, they cost nothing: `cog/deep-api`).
+public struct CogDeepExplained: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/deep-explained" }
+  public var summary: String {
+    "cog/deep-api with explainsTurns on: what explaining every turn costs per recomputed row"
+  }
+  public var requirements: SystemCapabilities { .ownAPI }
+  /// As cog/deep-api.
+  public var recomputesPerIteration: Int? { 51 * 51 }
+  /// None: an explanation describes values and keeps the last 64 turns, so it allocates.
+  public var steadyStateTargets: SteadyStateTargets { [] }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    system.deepThroughOwnAPI(
+      length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: true,
+      checks: checks)
   }
 }

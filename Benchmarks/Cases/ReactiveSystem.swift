@@ -53,9 +53,11 @@ public protocol ReactiveSystem: AnyObject {
   /// rather than this adapter, so that the record shows what the adapter's layers cost. Each
   /// iteration does what kairo/deep's does (a turn writing 1, then `length` turns writing
   /// `i`, each checked by reading the last computed) and checks the same values and effect
-  /// runs. Nil by default.
-  func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
-    -> PreparedCase?
+  /// runs. With `explainsTurns` the context explains every turn (`cog/deep-explained`: what
+  /// explanations cost when on). Nil by default.
+  func deepThroughOwnAPI(
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+  ) -> PreparedCase?
 }
 
 extension ReactiveSystem {
@@ -63,9 +65,9 @@ extension ReactiveSystem {
   @inlinable public func uiRead<T>(_ signal: SignalHandle<T>) -> T { read(signal) }
   @inlinable public func uiRead<T>(_ computed: ComputedHandle<T>) -> T { read(computed) }
   public var registrarCount: Int? { nil }
-  public func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
-    -> PreparedCase?
-  { nil }
+  public func deepThroughOwnAPI(
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+  ) -> PreparedCase? { nil }
 }
 
 /// A writable source made by a `ReactiveSystem`.

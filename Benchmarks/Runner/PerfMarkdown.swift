@@ -204,6 +204,9 @@ enum PerfMarkdown {
   /// as ../shared/research/floor.md counts them), for the cases that declare how many rows
   /// an iteration reruns. The target applies to Cog on deepPropagation.
   static let perNodeTarget = (caseID: "kairo/deep", instructions: 150)
+  /// A case measured with explanations on, and its twin with them off (issue 26: the record
+  /// shows what explaining costs per recomputed row).
+  static let explainedOffCase = ["cog/deep-explained": "cog/deep-api"]
 
   static func perNodeSection(_ current: [(String, ResultFile)]) -> [String] {
     var md: [String] = ["## Instructions per recomputed node", ""]
@@ -222,6 +225,16 @@ enum PerfMarkdown {
           perNode = "unavailable"
         }
         var target = stateGraphModelNote(r, fidelity)
+        if let off = explainedOffCase[r.caseID] {
+          target = "explanations on; off (`\(off)`): "
+          if let o = file.results.first(where: { $0.caseID == off && $0.system == r.system }),
+            let ir = o.value(.instructions)?.value, let n = o.recomputesPerIteration
+          {
+            target += String(format: "%.0f", Double(ir) / Double(n * max(o.iterationsPerSample, 1)))
+          } else {
+            target += "not measured"
+          }
+        }
         if r.caseID == perNodeTarget.caseID && r.system == SystemCatalog.referenceID {
           target = "≤ \(perNodeTarget.instructions)"
           if let ir = r.value(.instructions)?.value {

@@ -128,9 +128,9 @@ public final class CogSystem: ReactiveSystem {
   /// `cog/deep-api`: kairo/deep written as an app writes it with Cog's public API (automatic
   /// cogs reading the previous one, a reaction, turns), no adapter in between.
   @inlinable
-  public func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
-    -> PreparedCase?
-  {
+  public func deepThroughOwnAPI(
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+  ) -> PreparedCase? {
     let cogs = self.cogs
     let runs = OwnAPIRunCounter()
     let head = Cog(0)
@@ -147,6 +147,7 @@ public final class CogSystem: ReactiveSystem {
       })
     _ = handles.keep(head)
     _ = handles.keep(last)
+    cogs.explainsTurns = explainsTurns
     // A closure value, not a literal argument: a main-actor closure literal handed to the
     // cases' module (Swift 5 mode) gets a dynamic executor check on every call (seen in a
     // caller profile: one retain and two releases per iteration).

@@ -219,7 +219,7 @@ struct GateStrictnessTests {
       guard text.contains("pipefail") else { continue }
       for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
       where !line.trimmingPrefix(while: \.isWhitespace).hasPrefix("#") {
-        #expect(line.firstMatch(of: early) == nil, "\(file):\(n + 1): \(line)")
+        #expect(!line.contains(early), "\(file):\(n + 1): \(line)")
       }
     }
   }

@@ -12,14 +12,14 @@ struct DeclaredRunCountTests {
   /// Every case that declares its recomputed rows per iteration (ids: the test arguments,
   /// which are evaluated outside the main actor).
   nonisolated static let ids = [
-    "kairo/broad", "kairo/deep", "kairo/diamond", "cog/deep-api",
+    "kairo/broad", "kairo/deep", "kairo/diamond", "cog/deep-api", "cog/deep-explained",
     "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
   ]
 
   /// The case values behind `ids`, to prepare directly on a system the test keeps.
   static func benchmarkCase(_ id: String) -> (any BenchmarkCase)? {
     let all: [any BenchmarkCase] =
-      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI()]
+      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI(), CogDeepExplained()]
       + SinkCase.Shape.allCases.map(SinkCase.init)
     return all.first { $0.id == id }
   }

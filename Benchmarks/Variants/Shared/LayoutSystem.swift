@@ -121,9 +121,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   /// `cog/deep-api` through the workbench binding's API (what `CogSystem` does with Cog's).
   @inlinable
-  package func deepThroughOwnAPI(length: Int, iterationsPerSample: Int, checks: CaseChecks)
-    -> PreparedCase?
-  {
+  package func deepThroughOwnAPI(
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+  ) -> PreparedCase? {
     let cogs = self.cogs
     let runs = OwnAPIRunCounter()
     let head = LayoutCog<Int, Edges>(0)
@@ -140,6 +140,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
       })
     _ = handles.keep(head)
     _ = handles.keep(last)
+    cogs.graph.explainsTurns = explainsTurns
     // A closure value, not a literal argument: a main-actor closure literal handed to the
     // cases' module (Swift 5 mode) gets a dynamic executor check on every call (seen in a
     // caller profile: one retain and two releases per iteration).

@@ -46,7 +46,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     state.cachePolicy
   }
   /// Whether this is a manual cog (written in turns) rather than an automatic one.
-  public var isManual: Bool { state.isManual }
+  @_spi(Testing) public var isManual: Bool { state.isManual }
 
   /// How long this cog's row lives in a context.
   public var lifetime: CogLifetime {

@@ -29,7 +29,7 @@ public struct CogWriter {
         if _slowPath(!CogGraph.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
           CogGraph.escapedWriter(turn: turn)
         }
-        if !cog.isManual { return g.read(cog, .tracked) }
+        if !cog.state.isManual { return g.read(cog, .tracked) }
         return g.stagedValue(cog.resolve(in: g), typeIndex: cog.typeIndex, as: V.self)
       }
     }
@@ -39,7 +39,7 @@ public struct CogWriter {
         if _slowPath(!CogGraph.isTurnGraph(graph) || !g.isActiveTurn(turn)) {
           CogGraph.escapedWriter(turn: turn)
         }
-        if _slowPath(!cog.isManual) { g.misuse(.notWritable(state: cog.label)) }
+        if _slowPath(!cog.state.isManual) { g.misuse(.notWritable(state: cog.label)) }
         g.stage(
           cog.resolve(in: g), newValue, typeIndex: cog.typeIndex, equality: cog.state.equality)
       }
@@ -53,7 +53,7 @@ public struct CogWriter {
     if !CogGraph.isTurnGraph(graph) { throw .escapedWriter(turn: "#\(turn)") }
     let failure: CogError? = withGuaranteed(graph) { g in
       if !g.isActiveTurn(turn) { return .escapedWriter(turn: "#\(turn)") }
-      if !cog.isManual { return .notWritable(state: cog.label) }
+      if !cog.state.isManual { return .notWritable(state: cog.label) }
       g.stage(cog.resolve(in: g), value, typeIndex: cog.typeIndex, equality: cog.state.equality)
       return nil
     }

@@ -159,16 +159,18 @@ public final class Cogs {
 
   // MARK: Inspection
 
-  /// How many rows are live in this context.
-  public var liveRowCount: Int { graph.liveRowCount }
+  /// How many rows are live in this context (tests and the workbench).
+  @_spi(Testing) public var liveRowCount: Int { graph.liveRowCount }
 
   /// Whether `ref`'s keyed state currently has a row in this context.
-  @inlinable public func hasRow<T>(_ ref: CogRef<T>) -> Bool {
+  @_spi(Testing) @inlinable public func hasRow<T>(_ ref: CogRef<T>) -> Bool {
     !ref.name.existing(in: graph).isNone
   }
 
   /// Whether `cog` currently has a row in this context.
-  @inlinable public func hasRow<T>(_ cog: Cog<T>) -> Bool { !cog.existing(in: graph).isNone }
+  @_spi(Testing) @inlinable public func hasRow<T>(_ cog: Cog<T>) -> Bool {
+    !cog.existing(in: graph).isNone
+  }
 }
 
 extension Cogs {

@@ -1,4 +1,4 @@
-import Cog
+@_spi(Testing) import Cog
 import CogCore
 import Testing
 

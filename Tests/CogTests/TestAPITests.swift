@@ -1,4 +1,4 @@
-import Cog
+@_spi(Testing) import Cog
 import Testing
 
 // The public test API, used as an app's tests would: no `@_spi(Testing)` here.

@@ -1,7 +1,7 @@
 // A small program built in release by `ReleaseBuildTests`: each scenario misuses the runtime
 // (or pushes it to a limit) the way an app could, so the test can check what a shipped app
 // prints. `preconditionFailure` drops its message at -O; the runtime's must not.
-import Cog
+@_spi(Testing) import Cog
 import Foundation
 
 @MainActor

@@ -149,7 +149,8 @@ package final class InlineBox<Key: Hashable, Value, Edges: EdgeStore>: InlineBox
 
   @inlinable package override var label: String {
     state.givenLabel.isEmpty
-      ? "CogBox<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel
+      ? "CogBox<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
+      : state.givenLabel
   }
 
   @MainActor @inlinable

@@ -81,7 +81,8 @@ package final class InlineFamily<Key: Hashable, Value, Edges: EdgeStore>:
 
   @inlinable package override var label: String {
     state.givenLabel.isEmpty
-      ? "CogFamily<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel
+      ? "CogFamily<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
+      : state.givenLabel
   }
 
   @MainActor @inlinable

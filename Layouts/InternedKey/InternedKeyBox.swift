@@ -135,7 +135,8 @@ package final class InternedBox<Key: Hashable, Value, Edges: EdgeStore>:
 
   @inlinable package override var label: String {
     state.givenLabel.isEmpty
-      ? "CogBox<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel
+      ? "CogBox<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
+      : state.givenLabel
   }
 
   @MainActor @inlinable

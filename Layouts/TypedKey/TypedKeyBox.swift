@@ -38,7 +38,8 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   }
   @usableFromInline package var label: String {
     state.givenLabel.isEmpty
-      ? "CogBox<\(Key.self), \(Value.self)>#\(state.id)" : state.givenLabel
+      ? "CogBox<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
+      : state.givenLabel
   }
   @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy

@@ -91,7 +91,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// formatting made declaring allocate once ids passed six digits).
   @usableFromInline package func label(id: Int32) -> String {
     let given = givenLabel
-    return given.isEmpty ? "Cog<\(Value.self)>#\(id)" : given
+    return given.isEmpty ? "Cog<\(typeName(Value.self))>#\(id)" : given
   }
 
   /// Warm path of `StateName.names`.

@@ -47,7 +47,7 @@ package final class ValueColumn<Value>: AnyValueColumn {
   }
 
   @usableFromInline override package func describe(entry: Int32) -> String? {
-    values[Int(entry)].map { String(describing: $0) }
+    values[Int(entry)].map { ValueDescriber<Value>.shared.describe($0) }
   }
 
   @usableFromInline override package func drop(pair: Int32) {

@@ -74,4 +74,36 @@ struct InspectTests {
         #"n0 [label="a \"quoted\" label\n= say \"hi\" \\ xxxxxxxxxxxxxxxxxxxxxxxxxxxx…", shape=box];"#
       ))
   }
+
+  struct Plain { var x = 1 }
+  struct Shown: CustomStringConvertible { var description: String { "shown" } }
+  struct Streamed: TextOutputStreamable, CustomStringConvertible {
+    func write<T: TextOutputStream>(to target: inout T) { target.write("streamed") }
+    var description: String { "described" }
+  }
+  final class Base: CustomStringConvertible { var description: String { "base" } }
+  final class Debug: CustomDebugStringConvertible { var debugDescription: String { "debug" } }
+
+  @Test("values are described as String(describing:) describes them, for every kind of type")
+  func valueDescriptions() throws {
+    let values: [(String, Any)] = [
+      ("int", 42), ("string", "a \"b\""), ("optional", Int?.some(3)), ("none", Int?.none),
+      ("array", [1, 2]), ("dictionary", ["k": 1]), ("plain", Plain()), ("shown", Shown()),
+      ("streamed", Streamed()), ("base", Base()), ("debug", Debug()), ("type", Int.self),
+    ]
+    let cogs = Cogs()
+    func read<T>(_ label: String, _ value: T) {
+      let c = Cog(value, label: label, equals: nil)
+      _ = cogs[c]
+    }
+    for (label, value) in values { _openExistential(value) { read(label, $0) } }
+    let g = cogs.inspect()
+    for (label, value) in values {
+      #expect(g.node(labeled: label)?.value == String(describing: value), "\(label)")
+    }
+    #expect(g.node(labeled: "streamed")?.value == "streamed")
+    #expect(
+      Cog(1).label.hasPrefix("Cog<Int>#")
+        && Cog([Int?]()).label.hasPrefix("Cog<Array<Optional<Int>>>#"))
+  }
 }

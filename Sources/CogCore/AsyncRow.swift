@@ -82,7 +82,7 @@ public struct CogAsyncStatus: Sendable, CustomStringConvertible {
 
 /// How work ended, as `AsyncRow.finish` sees it.
 @usableFromInline
-package enum AsyncOutcome<Value> {
+enum AsyncOutcome<Value> {
   case value(Value)
   case failure(any Error)
   /// Cancelled (by a restart or a release), or it threw `CancellationError`: not a failure.
@@ -140,7 +140,7 @@ package protocol AsyncRowControl: AnyObject {
 /// accessed overlapping, hence `@exclusivity(unchecked)` (each access otherwise calls
 /// `swift_beginAccess`).
 @MainActor @usableFromInline
-package final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
+final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   /// The context; weak: a task that outlives it finds nothing to publish into.
   @exclusivity(unchecked) @usableFromInline weak var graph: Graph<Edges>?
   @usableFromInline let slot: Slot

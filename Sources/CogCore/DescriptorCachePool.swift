@@ -8,7 +8,7 @@ import Synchronization
 /// it is taken once per declaration and once per `deinit`, never during graph work. Chunks
 /// are kept for the process: the pool holds as many caches as were ever alive at once.
 @usableFromInline
-package enum DescriptorCachePool {
+enum DescriptorCachePool {
   private struct State {
     /// The last cache given back (as an address; 0: none). A free cache's memory holds the
     /// address of the one given back before it: a list through the caches themselves, so

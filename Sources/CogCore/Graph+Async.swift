@@ -31,14 +31,14 @@ extension Graph {
 
   /// The `AsyncRow` of row `s`, made on the row's first run together with its status row.
   @inlinable
-  package func asyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
+  func asyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
     // Safety: `makeAsyncRow` made `asyncRows[s]` for this row's descriptor, whose spec fixes `V`.
     if let r = turns.asyncRows[s.raw] { return unsafeDowncast(r, to: AsyncRow<V, Edges>.self) }
     return makeAsyncRow(at: s, spec: spec)
   }
 
   @inline(never) @inlinable
-  package func makeAsyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
+  func makeAsyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
     let ti = AsyncStatusType.typeIndex
     let pair = allocateValuePair(ti, initial: CogAsyncStatus.idle)
     let id = Registry.makeDescriptorID()
@@ -60,7 +60,7 @@ extension Graph {
   /// Writes the status of `row` in place and pushes it, when it changed: work started inside
   /// a pull (see the type's comment for why no reader can have seen the old value).
   @inlinable
-  package func writeAsyncStatusInPlace<V>(_ row: AsyncRow<V, Edges>) {
+  func writeAsyncStatusInPlace<V>(_ row: AsyncRow<V, Edges>) {
     let st = row.statusSlot
     let entry = valuePointer(
       AsyncStatusType.typeIndex, rows.valueIndex[st], as: CogAsyncStatus.self)
@@ -75,7 +75,7 @@ extension Graph {
   /// Stages a result or element as the async row's new value in the running turn (an equal
   /// value, by the cog's equality, changes nothing).
   @inlinable
-  package func stageAsyncValue<V>(_ value: V, at s: Slot, spec: AsyncSpec<V, Edges>) {
+  func stageAsyncValue<V>(_ value: V, at s: Slot, spec: AsyncSpec<V, Edges>) {
     stage(
       s, value, typeIndex: spec.typeIndex,
       // Lifetime: `spec` (captured by the descriptor's behavior) owns its equality.
@@ -84,7 +84,7 @@ extension Graph {
 
   /// Stages the status of `row` in the running turn.
   @inlinable
-  package func stageAsyncStatus<V>(_ row: AsyncRow<V, Edges>) {
+  func stageAsyncStatus<V>(_ row: AsyncRow<V, Edges>) {
     stage(
       row.statusSlot, row.status, typeIndex: AsyncStatusType.typeIndex,
       // Lifetime: a static, alive for the process.
@@ -93,7 +93,7 @@ extension Graph {
 
   /// Runs `body` as a turn of its own, named after the async row in the turn history.
   @inlinable
-  package func asyncTurn<V>(_ row: AsyncRow<V, Edges>, _ body: (Graph<Edges>) -> Void) {
+  func asyncTurn<V>(_ row: AsyncRow<V, Edges>, _ body: (Graph<Edges>) -> Void) {
     if _slowPath(turns.recordsHistory) { nameNextRecordedTurn(after: rows.descriptor[row.slot]) }
     turn("async result") { g, _ in body(g) }
   }
@@ -130,7 +130,7 @@ extension Graph {
   /// before anything else goes, so that no late result can land (in this row or in a row that
   /// reuses the slot); then its status row goes.
   @inline(never) @inlinable
-  package func releaseAsync(_ s: Slot) {
+  func releaseAsync(_ s: Slot) {
     guard let row = turns.asyncRows.removeValue(forKey: s.raw) else { return }
     row.cancelAll()
     let st = row.statusSlot
@@ -141,7 +141,7 @@ extension Graph {
 
 /// The status rows' shared value type index and equality.
 @usableFromInline
-package enum AsyncStatusType {
+enum AsyncStatusType {
   @usableFromInline package static let typeIndex = Registry.typeIndex(for: CogAsyncStatus.self)
   @usableFromInline package static let equality = SourceEquality<CogAsyncStatus>(
     CogAsyncStatus.same)

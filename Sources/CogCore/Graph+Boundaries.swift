@@ -24,7 +24,7 @@ extension Graph {
   /// boundaries for the context's life, since SwiftUI does not report when a view stops
   /// observing), reads it, and makes its boundary at the value this first reader sees.
   @inline(never) @inlinable
-  package func firstUIRead<N: StateName>(_ n: N, _ s: Slot) -> N.Value where N.Edges == Edges {
+  func firstUIRead<N: StateName>(_ n: N, _ s: Slot) -> N.Value where N.Edges == Edges {
     addLease(s)
     let v = read(n, .tracked)
     let b = Boundary(row: ref(s), notifiedAt: rows.changedAt[s])
@@ -90,7 +90,7 @@ extension Graph {
 
   /// Flush steps 3–5, when anything is watched (one count check otherwise).
   @inlinable @inline(__always)
-  package func settleRootsIfWatched(changed: Bool) {
+  func settleRootsIfWatched(changed: Bool) {
     if _slowPath(maps.watchers > 0) { settleRoots(changed: changed) }
   }
 
@@ -102,7 +102,7 @@ extension Graph {
   /// A root whose settle meets a cycle has the cycle reported and waits in `blockedRoots`
   /// (push stops at stale rows, as for reactions); a flush that changed something retries it.
   @inline(never) @inlinable
-  package func settleRoots(changed: Bool) {
+  func settleRoots(changed: Bool) {
     if changed && !maps.blockedRoots.isEmpty {
       for r in maps.blockedRoots where rows.generation[r.slot] == r.generation {
         maps.roots.append(r.slot)

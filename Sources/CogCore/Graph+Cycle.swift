@@ -9,7 +9,7 @@ extension Graph {
   /// bodies that started at the same depth nest in `runParent` order. The cycle is the part of
   /// that chain from `d` to the reader, in read order.
   @inline(never) @inlinable
-  package func noteCycle(closingAt d: Slot, reader: Slot) {
+  func noteCycle(closingAt d: Slot, reader: Slot) {
     guard track.cycle == nil else { return }
     let running = runningBodies()
     // Merge frames and bodies into the chain of reads.

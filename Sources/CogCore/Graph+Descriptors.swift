@@ -6,7 +6,7 @@ extension Graph {
   /// cache (context identity and slot), which holds while the slot still names `id`; `.none`
   /// on a miss (then `keylessSlotSlow`).
   @inlinable @inline(__always)
-  package func cachedKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
+  func cachedKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
     if cache.contextSerial == keylessIdentity {
       let s = Slot(cache.slotRaw)
       if rows.descriptor[s] == id { return s }
@@ -17,7 +17,7 @@ extension Graph {
   /// A cache miss: the row from the context's map, or `.none` when the descriptor has none
   /// here yet; the cache remembers a row found.
   @inlinable
-  package func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
+  func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
     let s = slot(ofDescriptor: id)
     if !s.isNone { remember(s, id: id, cache: cache) }
     return s
@@ -25,7 +25,7 @@ extension Graph {
 
   /// Records `s` as the row of keyless descriptor `id`, in the context's map and the cache.
   @inlinable
-  package func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
+  func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
     setSlot(s, ofDescriptor: id)
     cache.set(context: keylessIdentity, slot: s.raw)
   }

@@ -20,7 +20,7 @@ extension Graph {
   /// After a flush: sweeps when the owners registered since the last sweep reach a quarter
   /// of all owners.
   @inlinable @inline(__always)
-  package func sweepIfDue() {
+  func sweepIfDue() {
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
     if Int(added) &* 4 < maps.owners.count || !maps.sweepsAfterFlush { return }
@@ -47,7 +47,7 @@ extension Graph {
   /// without keeping its descriptor keeps it until that body reruns) and no lease (an export
   /// or a `CogLease` the app still holds).
   @inlinable
-  package func isUnobserved(_ s: Slot) -> Bool {
+  func isUnobserved(_ s: Slot) -> Bool {
     !edges.hasSubscribers(s) && rows.leases[s] == 0
   }
 
@@ -80,7 +80,7 @@ extension Graph {
   /// descriptor is dropped now (the row that read it was just released), and the hold with
   /// the descriptor's last row.
   @inlinable
-  package func releaseIfDropped(_ s: Slot) {
+  func releaseIfDropped(_ s: Slot) {
     let id = rows.descriptor[s]
     guard let ref = maps.owners[DescriptorKey(id)], ownerIsDropped(ref) else { return }
     releaseDropped(id)

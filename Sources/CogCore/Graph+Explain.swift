@@ -19,7 +19,7 @@ extension Graph {
 
   /// Marks the release `evict` makes (cold: a context with diagnostics only).
   @usableFromInline @inline(never)
-  package func noteEvicting(_ on: Bool) {
+  func noteEvicting(_ on: Bool) {
     diagnostics.explanations.evicting = on
   }
 
@@ -34,14 +34,14 @@ extension Graph {
   }
 
   /// The description of row `s`'s current value (nil for a reaction or no value yet).
-  package func describeValue(_ s: Slot, entry: Int32? = nil) -> String? {
+  func describeValue(_ s: Slot, entry: Int32? = nil) -> String? {
     let ti = Int(rows.typeIndex[s])
     guard ti >= 0, ti < maps.columns.count, let column = maps.columns[ti] else { return nil }
     return column.describe(entry: entry ?? rows.valueIndex[s])
   }
 
   /// The rows `s` reads, in read order.
-  package func dependencySlots(of s: Slot) -> [Slot] {
+  func dependencySlots(of s: Slot) -> [Slot] {
     var out: [Slot] = []
     var p = edges.firstDep(of: s)
     while !p.isNone {
@@ -52,7 +52,7 @@ extension Graph {
   }
 
   /// The rows that read `s`.
-  package func subscriberSlots(of s: Slot) -> [Slot] {
+  func subscriberSlots(of s: Slot) -> [Slot] {
     var out: [Slot] = []
     var p = edges.firstSub(of: s)
     while !p.isNone {
@@ -63,14 +63,14 @@ extension Graph {
   }
 
   /// A row's name, or "(released)" for a row released since.
-  package func explainedName(_ s: Slot) -> String {
+  func explainedName(_ s: Slot) -> String {
     rows.flags[s].contains(.released) ? "(released)" : describe(s)
   }
 
   /// Before the flush of turn `id`: the writes, and the rows downstream of them as they are
   /// (stale or not, value, dependencies), to compare with after.
   @usableFromInline @inline(never)
-  package func beginExplanation(turn id: UInt32, name: StaticString) {
+  func beginExplanation(turn id: UInt32, name: StaticString) {
     let d = diagnostics
     var e = TurnExplanation(turn: id, name: "\(name)")
     var before: [Int32: (stale: Bool, value: String?, deps: [Slot])] = [:]
@@ -103,7 +103,7 @@ extension Graph {
   /// After publish: the rows push flagged, each with the row it was reached from (a breadth
   /// first walk from the written states, so a row is named after its nearest changed input).
   @usableFromInline @inline(never)
-  package func explainMarks() {
+  func explainMarks() {
     let d = diagnostics
     let before = d.explanations.before
     var marked = Set<Int32>()
@@ -129,7 +129,7 @@ extension Graph {
   /// Before the flush's boundaries are told: each watched root and its boundary's last
   /// notified version.
   @usableFromInline @inline(never)
-  package func explainRootsBefore() -> [(Slot, UInt32)] {
+  func explainRootsBefore() -> [(Slot, UInt32)] {
     maps.roots.map { s in
       rows.flags[s].contains(.observed)
         ? (s, maps.boundaries[Int(rows.boundary[s])].notifiedAt) : (s, 0)
@@ -138,7 +138,7 @@ extension Graph {
 
   /// After: the boundaries told (their notified version moved) and the exports offered.
   @usableFromInline @inline(never)
-  package func explainRootsAfter(_ roots: [(Slot, UInt32)]) {
+  func explainRootsAfter(_ roots: [(Slot, UInt32)]) {
     let d = diagnostics
     for (s, at) in roots {
       let f = rows.flags[s]
@@ -153,7 +153,7 @@ extension Graph {
   /// A run of `n` whose result `changed`: during the flush, or on a read after it (then
   /// added to the last explained turn).
   @usableFromInline @inline(never)
-  package func explainRun(_ n: Slot, changed: Bool) {
+  func explainRun(_ n: Slot, changed: Bool) {
     let d = diagnostics
     let f = rows.flags[n]
     let deps = dependencySlots(of: n)
@@ -177,7 +177,7 @@ extension Graph {
 
   /// Row `s` (flags `f`) is being released: why, from where the release came.
   @usableFromInline @inline(never)
-  package func explainRelease(_ s: Slot, _ f: StateFlags) {
+  func explainRelease(_ s: Slot, _ f: StateFlags) {
     if !turns.explainsTurns { return }
     let d = diagnostics
     let id = rows.descriptor[s]
@@ -209,14 +209,14 @@ extension Graph {
 
   /// A cycle the explained turn met.
   @usableFromInline @inline(never)
-  package func explainCycle(_ states: [String]) {
+  func explainCycle(_ states: [String]) {
     diagnostics.explanations.update { e, _ in e.cycles.append(states) }
   }
 
   /// After the flush and its housekeeping: the flagged rows that did not run, checked clean
   /// or left stale; the explanation is kept.
   @usableFromInline @inline(never)
-  package func endExplanation() {
+  func endExplanation() {
     let d = diagnostics
     guard var e = d.explanations.current else { return }
     for n in d.explanations.marked where !d.explanations.ran.contains(n.raw) {

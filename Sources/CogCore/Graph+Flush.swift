@@ -1,7 +1,7 @@
 extension Graph {
   /// Notes that source `s` was written in this turn; returns true on its first write.
   @inlinable @inline(__always)
-  package func touch(_ s: Slot) -> Bool {
+  func touch(_ s: Slot) -> Bool {
     let f = rows.flags[s]
     if f.contains(.touched) { return false }
     rows.flags[s] = f.union(.touched)
@@ -46,7 +46,7 @@ extension Graph {
   /// push stops at stale rows, so it waits in `blocked`; a flush that published a change
   /// (`retryBlocked`) queues the blocked reactions again.
   @inlinable @inline(__always)
-  package func runQueuedReactions(retryBlocked: Bool) {
+  func runQueuedReactions(retryBlocked: Bool) {
     if _slowPath(retryBlocked && work.blocked.count > 0) { requeueBlocked() }
     if work.queue.count > 1 { sortQueue() }
     var i = 0
@@ -71,7 +71,7 @@ extension Graph {
 
   /// Moves the live blocked reactions back into the queue.
   @inline(never) @inlinable
-  package func requeueBlocked() {
+  func requeueBlocked() {
     while work.blocked.count > 0 {
       let r = work.blocked.removeLast()
       if rows.generation[r.slot] == r.generation && !rows.flags[r.slot].contains(.released) {
@@ -82,7 +82,7 @@ extension Graph {
 
   /// A reaction's refresh met a cycle: report it, and keep the reaction for a retry.
   @inline(never) @inlinable
-  package func reactionFailed(_ r: Slot) {
+  func reactionFailed(_ r: Slot) {
     reportCycle()
     work.blocked.append(ref(r))
   }
@@ -93,7 +93,7 @@ extension Graph {
   /// radix sort on the registration order: linear, where an insertion sort is quadratic and
   /// a heapsort spent a third of `cellx/1000`'s instructions in its sift-down (profiled).
   @inlinable
-  package func sortQueue() {
+  func sortQueue() {
     work.queue.withElements { q in
       var sorted = true
       for i in 1..<q.count where rows.order[q[i - 1]] > rows.order[q[i]] {
@@ -106,7 +106,7 @@ extension Graph {
   }
 
   @inlinable
-  package func insertionSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+  func insertionSort(_ q: UnsafeMutableBufferPointer<Slot>) {
     for i in 1..<q.count {
       let x = q[i]
       let key = rows.order[x]
@@ -124,7 +124,7 @@ extension Graph {
   /// between the first and the last queued reaction). The scratch and count columns are
   /// reused, so a steady flush allocates nothing.
   @inlinable
-  package func radixSort(_ q: UnsafeMutableBufferPointer<Slot>) {
+  func radixSort(_ q: UnsafeMutableBufferPointer<Slot>) {
     let n = q.count
     var low = UInt32.max
     var high: UInt32 = 0

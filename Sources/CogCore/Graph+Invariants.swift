@@ -12,7 +12,7 @@ extension Graph {
   }
 
   @inline(never) @usableFromInline
-  package func _checkInvariants() {
+  func _checkInvariants() {
     for i in 0..<rows.count {
       let f = rows.flags[Slot(i)]
       precondition(!f.contains(.computing), "row s\(i) left computing")

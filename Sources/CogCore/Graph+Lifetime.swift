@@ -27,7 +27,7 @@ extension Graph {
   }
 
   @inline(never) @inlinable
-  package func collectSlow() {
+  func collectSlow() {
     while work.orphaned.count > 0 || work.deferredRelease.count > 0 {
       while work.deferredRelease.count > 0 {
         let r = work.deferredRelease.removeLast()
@@ -64,7 +64,7 @@ extension Graph {
   /// Keeps the unobserved `.cache` row `s`: appends it to the cache list and, past its
   /// descriptor's limit, releases that descriptor's oldest cached row.
   @inlinable
-  package func cacheRow(_ s: Slot) {
+  func cacheRow(_ s: Slot) {
     let id = rows.descriptor[s]
     let policy = owner(of: id)?.cachePolicy ?? (limit: Int.max, retention: .seconds(3600))
     if policy.limit <= 0 {
@@ -89,7 +89,7 @@ extension Graph {
 
   /// Takes row `s` out of the cache list: it regained an observer or is being released.
   @inline(never) @inlinable
-  package func uncache(_ s: Slot) {
+  func uncache(_ s: Slot) {
     rows.flags[s].remove(.cached)
     let id = rows.descriptor[s]
     work.cacheEntries.withElements { entries in
@@ -103,7 +103,7 @@ extension Graph {
   /// Releases cached rows past their retention deadline; after each turn. Without cached
   /// rows, or before the earliest deadline, it reads nothing but a count (and the clock).
   @inlinable @inline(__always)
-  package func expireCache() {
+  func expireCache() {
     if work.cacheEntries.count == 0 || !isIdle { return }
     let t = now()
     if t < maps.nextCacheDeadline { return }
@@ -111,7 +111,7 @@ extension Graph {
   }
 
   @inline(never) @inlinable
-  package func expireCache(at t: Duration) {
+  func expireCache(at t: Duration) {
     var j = 0
     while j < work.cacheEntries.count {
       if work.cacheEntries[j].deadline <= t {

@@ -34,7 +34,7 @@ extension Graph {
   /// level, the row whose subscribers are being walked and the next position among them;
   /// only levels with a next sibling are pushed.
   @inlinable
-  package func flagPending(below top: Slot) {
+  func flagPending(below top: Slot) {
     let base = work.pushStack.count
     var d = top
     var p = edges.firstSub(of: top)
@@ -72,19 +72,19 @@ extension Graph {
   /// roots (see `settleRoots`). Push tests the `hotRoot` mask once per flagged row; this
   /// second test runs only for rows that are roots.
   @inlinable @inline(__always)
-  package func enqueueRoot(_ n: Slot, _ f: StateFlags) {
+  func enqueueRoot(_ n: Slot, _ f: StateFlags) {
     if f.contains(.reaction) { work.queue.append(n) } else { addRoot(n) }
   }
 
   /// A watched row joins the roots (out of line: push and publish carry only the call).
   @inlinable @inline(never)
-  package func addRoot(_ n: Slot) { maps.roots.append(n) }
+  func addRoot(_ n: Slot) { maps.roots.append(n) }
 }
 
 /// One level of the push's explicit stack: the row whose subscribers are being walked and the
 /// position of the next one.
 @frozen @usableFromInline
-package struct PushFrame<Position: EdgePosition> {
+struct PushFrame<Position: EdgePosition> {
   @usableFromInline package var dep: Slot
   @usableFromInline package var next: Position
   @inlinable @inline(__always) package init(dep: Slot, next: Position) {

@@ -41,7 +41,7 @@ extension Graph {
   /// `read`'s candidate `c` is `n`'s row but stale: refresh it, then finish as the fast path
   /// does; a cycle goes to the general path, which notes and serves it.
   @inlinable @inline(never)
-  package func readStaleCandidate<N: StateName>(_ c: Slot, _ n: N) -> N.Value
+  func readStaleCandidate<N: StateName>(_ c: Slot, _ n: N) -> N.Value
   where N.Edges == Edges {
     if refreshForCandidate(c) { return confirmed(c, n) }
     return readInBody(n)
@@ -55,7 +55,7 @@ extension Graph {
   /// saved registers and stack frame (kairo/repeated, 29 such reads per run: 3.7% more
   /// instructions than the previous core's read, measured).
   @inlinable @inline(never)
-  package func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
+  func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)
     if rows.flags[s].isDisjoint(with: StateFlags.attention.union(.cached)) {
       edges.track(s, version: rows.changedAt[s], sub: activeSub, &run)
@@ -67,14 +67,14 @@ extension Graph {
   /// Every other read: outermost (the context's subscript, a writer's read) or untracked
   /// (`peek`). One frame: an outermost read of a stale row refreshes from here.
   @inlinable @inline(never)
-  package func readOutside<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value
+  func readOutside<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value
   where N.Edges == Edges {
     settle(n.resolve(in: self), n, mode)
   }
 
   /// The rest of a body's read of row `s` of `n` (see `readInBody`).
   @inlinable @inline(never)
-  package func readResolved<N: StateName>(_ s: Slot, _ n: N, _ mode: ReadMode) -> N.Value
+  func readResolved<N: StateName>(_ s: Slot, _ n: N, _ mode: ReadMode) -> N.Value
   where N.Edges == Edges {
     settle(s, n, mode)
   }
@@ -116,7 +116,7 @@ extension Graph {
   /// After an outermost read: a row with a lifetime that nothing observes is handed to the
   /// collector, and deferred work runs.
   @inlinable @inline(__always)
-  package func endOperation(after s: Slot) {
+  func endOperation(after s: Slot) {
     if !s.isNone { noteUnobservedRead(s) }
     collect()
   }
@@ -126,7 +126,7 @@ extension Graph {
   /// with no placeholder stops the program with the cycle named: non-throwing reads must
   /// return a value, and there is none.
   @inline(never) @inlinable
-  package func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
+  func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
     if let v = valuePointer(typeIndex, rows.valueIndex[s], as: T.self).pointee { return v }
     if let p = cyclePlaceholder(T.self) { return p }
     let names = describe(track.cycle ?? [s])

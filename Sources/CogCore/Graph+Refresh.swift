@@ -27,7 +27,7 @@ extension Graph {
   /// outermost, so the copy made here tests nothing for it (3 instructions per recomputed row
   /// on kairo/deep).
   @inlinable
-  package func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
+  func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
 
   /// `refresh`'s work; `outermost`: no body runs (a constant at each of the two callers).
   @inlinable @inline(__always)
@@ -117,7 +117,7 @@ extension Graph {
 
   /// Pops this refresh's frames after a cycle, leaving the rows stale.
   @inline(never) @inlinable
-  package func abandonRefresh(downTo base: Int) {
+  func abandonRefresh(downTo base: Int) {
     while work.pullStack.count > base {
       let n = work.pullStack.removeLast().node
       rows.flags[n].remove(.visiting)
@@ -128,7 +128,7 @@ extension Graph {
   /// A refresh of `root` asked for while the operation is failing: `root` is left stale, as
   /// `abandonRefresh` leaves the rows it pops.
   @inline(never) @inlinable
-  package func leaveStale(_ root: Slot) {
+  func leaveStale(_ root: Slot) {
     if !rows.flags[root].contains(.dirty) { rows.flags[root].insert(.pending) }
   }
 
@@ -194,7 +194,7 @@ extension Graph {
   /// `hasValue` store, the optimizer made the two one flag select, tested `isFailing` there
   /// and again after the recompute (measured on kairo/deep).
   @inlinable @inline(never)
-  package func redoAfterCycle(_ n: Slot, _ f: StateFlags) {
+  func redoAfterCycle(_ n: Slot, _ f: StateFlags) {
     rows.flags[n] = f.union(.dirty)
   }
 
@@ -202,7 +202,7 @@ extension Graph {
   /// read of a stale row (kairo/diamond's nested refreshes). Out of line, so that the
   /// outermost path stays small enough to inline at each of `recompute`'s call sites.
   @inlinable @inline(never)
-  package func runNested(_ n: Slot, in outer: Slot) -> Bool {
+  func runNested(_ n: Slot, in outer: Slot) -> Bool {
     // The outer run's tracking state stays in this frame while n runs (runs nest).
     let savedRun = run
     activeSub = n
@@ -237,7 +237,7 @@ extension Graph {
   /// Runs the body of `n` on a fresh stack segment (cold: once per segment's worth of
   /// nesting). Stops with a clear message where the platform cannot switch stacks.
   @inline(never) @inlinable
-  package func runOnFreshStack(_ n: Slot) -> Bool {
+  func runOnFreshStack(_ n: Slot) -> Bool {
     // Lifetime: unretained; `runOnFreshStack`'s own graph, alive for the synchronous call.
     var job = FreshStackJob(graph: Unmanaged.passUnretained(self as AnyObject), slot: n) {
       graph, slot in
@@ -252,7 +252,7 @@ extension Graph {
   }
 
   @inline(never) @inlinable
-  package func stackExhausted(at n: Slot) -> Never {
+  func stackExhausted(at n: Slot) -> Never {
     let depth = runningBodies().count
     fatalError(
       "Cog: evaluating '\(describe(n))' nested \(depth) bodies deep and the stack is nearly "
@@ -265,7 +265,7 @@ extension Graph {
 /// Not generic (a C function pointer cannot carry generic context): the body is a closure over
 /// the erased graph.
 @usableFromInline
-package struct FreshStackJob {
+struct FreshStackJob {
   // Lifetime: unretained; `runOnFreshStack`'s own graph, alive for the synchronous call.
   @usableFromInline let graph: Unmanaged<AnyObject>
   @usableFromInline let slot: Slot
@@ -283,7 +283,7 @@ package struct FreshStackJob {
 
 /// Runs a `FreshStackJob` on the fresh segment, on the same thread (the main actor's).
 @usableFromInline
-package let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
+let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
   // The segment runs on the thread that switched to it: the main actor's.
   nonisolated(unsafe) let job = p.unsafelyUnwrapped.assumingMemoryBound(to: FreshStackJob.self)
   MainActor.assumeIsolated {
@@ -296,7 +296,7 @@ package let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> V
 /// scan resumes at. One stack of pairs rather than two parallel stacks: a push or pop is one
 /// capacity check and one count update.
 @frozen @usableFromInline
-package struct PullFrame<Position: EdgePosition> {
+struct PullFrame<Position: EdgePosition> {
   @usableFromInline package var node: Slot
   @usableFromInline package var position: Position
   @inlinable @inline(__always) package init(node: Slot, position: Position) {

@@ -11,7 +11,7 @@ extension Graph {
   }
 
   @inline(never) @inlinable
-  package func makeColumn<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+  func makeColumn<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
     let i = Int(typeIndex)
     while maps.columns.count <= i { maps.columns.append(nil) }
     let c = ValueColumn<Value>()

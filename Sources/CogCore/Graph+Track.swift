@@ -26,7 +26,7 @@ extension Graph {
   /// A read that creates no dependency (`c.peek`). A row with a lifetime that nothing
   /// observes goes to the collector when the operation ends (a peek may have created it).
   @inlinable @inline(__always)
-  package func readUntracked(_ d: Slot) -> Bool {
+  func readUntracked(_ d: Slot) -> Bool {
     let f = rows.flags[d]
     noteUnobservedRead(d)
     if !f.isDisjoint(with: .attention) {
@@ -45,7 +45,7 @@ extension Graph {
   /// Generic over the layout only, so that the refresh is not copied into every value type's
   /// read.
   @inlinable @inline(never)
-  package func refreshForCandidate(_ d: Slot) -> Bool {
+  func refreshForCandidate(_ d: Slot) -> Bool {
     let f = rows.flags[d]
     if !f.isDisjoint(with: .inProgress) { return false }
     // A DIRTY candidate (a body reading a row that push made DIRTY, as kairo/diamond's sum
@@ -61,5 +61,5 @@ extension Graph {
 
   /// `refresh`, out of line: the pending and failing cases of `refreshForCandidate`.
   @inlinable @inline(never)
-  package func refreshOutOfLine(_ d: Slot) { refresh(d) }
+  func refreshOutOfLine(_ d: Slot) { refresh(d) }
 }

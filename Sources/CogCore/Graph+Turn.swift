@@ -106,7 +106,7 @@ extension Graph {
 
   /// `flush` for a context that records or explains its turns (cold).
   @inlinable @inline(never)
-  package func flushHooked(turn id: UInt32, name: StaticString) {
+  func flushHooked(turn id: UInt32, name: StaticString) {
     flush(turn: id, name: name, hooked: true)
   }
 

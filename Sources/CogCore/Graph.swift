@@ -309,9 +309,9 @@ package struct WorkBuffers<Edges: EdgeStore> {
   @usableFromInline package init() {}
 
   /// The pull's explicit stack: rows being checked, each with the dependency it resumes at.
-  @usableFromInline package var pullStack = RawColumn<PullFrame<Edges.DepPosition>>(capacity: 64)
+  @usableFromInline var pullStack = RawColumn<PullFrame<Edges.DepPosition>>(capacity: 64)
   /// The push's explicit stack: the next subscriber position of each level below the top.
-  @usableFromInline package var pushStack = RawColumn<PushFrame<Edges.SubPosition>>(capacity: 64)
+  @usableFromInline var pushStack = RawColumn<PushFrame<Edges.SubPosition>>(capacity: 64)
   @usableFromInline package var queue = RawColumn<Slot>(capacity: 64)
   /// The radix sort's second buffer for large reaction queues (see `sortQueue`).
   @usableFromInline package var sortScratch = RawColumn<Slot>(capacity: 64)

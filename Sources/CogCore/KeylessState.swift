@@ -115,7 +115,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
 
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
   @MainActor @inlinable @inline(never)
-  package func resolveSlow(
+  func resolveSlow(
     in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
   ) -> Slot {
     let id = cache.id

@@ -119,7 +119,7 @@ package struct OwnerRef {
 /// than there are contexts means the app's; otherwise the holds are counted. A descriptor
 /// reachable only through weak references counts as dropped.
 @inlinable @inline(__always)
-package func ownerIsDropped(_ ref: OwnerRef) -> Bool {
+func ownerIsDropped(_ ref: OwnerRef) -> Bool {
   if !ref.isDescriptor { return false }
   let count = cogStrongRetainCount(ref.address)
   if count == 1 { return true }

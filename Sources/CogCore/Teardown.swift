@@ -15,7 +15,7 @@ import CCogStack
 /// class: Swift destroys a class's fields in declaration order after its `deinit` body (and
 /// after its superclass's), so the hook's `deinit` runs after the body field's release.
 @usableFromInline
-package enum Teardown {
+enum Teardown {
   /// The pending list of a thread: bodies kept alive until the loop releases them.
   final class Pending {
     var bodies: [Any] = []
@@ -74,7 +74,7 @@ package enum Teardown {
 /// The last stored property of a descriptor class (see `Teardown`): its `deinit` marks the
 /// end of the descriptor's teardown. Zero-sized.
 @frozen @usableFromInline
-package struct TeardownHook: ~Copyable {
+struct TeardownHook: ~Copyable {
   @inlinable package init() {}
   deinit { Teardown.end() }
 }

@@ -92,7 +92,7 @@ package struct ExplanationLog {
   /// The rows that ran since the turn began.
   package var ran: Set<Int32> = []
   /// Set by `evict` for the release it makes.
-  package var evicting = false
+  var evicting = false
 
   package init() {}
 

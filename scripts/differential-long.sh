@@ -8,10 +8,6 @@
 #
 # Usage: scripts/differential-long.sh [sync|async|both] [CASES] [SHARDS]
 #   defaults: sync, 100000, 2.
-#   async and both stop at once (exit 2) unless COG_LONG_ASYNC_RELEASE=1: the async family hangs
-#   in the release test build (the main thread parks in dispatch_main with nothing queued; not
-#   understood yet, issue 29). Its long mode runs in debug meanwhile:
-#   COG_ASYNC_DIFF_CASES=100000 swift test --filter AsyncDifferentialTests
 # Environment:
 #   COG_LONG_LOGS  where each shard's output goes (default .build-long/logs/<family>-<time>)
 #   COG_LONG_EVERY print a progress line every this many seconds (default 60)
@@ -32,12 +28,6 @@ case "$family" in sync | async | both) ;; *)
   exit 2
   ;;
 esac
-if [[ "$family" != sync && -z "${COG_LONG_ASYNC_RELEASE:-}" ]]; then
-  echo "differential-long: the async family hangs in a release test build (issue 29); run it in" \
-    "debug: COG_ASYNC_DIFF_CASES=$cases swift test --filter AsyncDifferentialTests" \
-    "(COG_LONG_ASYNC_RELEASE=1 tries the release build anyway)" >&2
-  exit 2
-fi
 [[ "$cases" =~ ^[0-9]+$ && "$shards" =~ ^[1-9][0-9]*$ ]] || {
   echo "differential-long: CASES and SHARDS are positive numbers" >&2
   exit 2

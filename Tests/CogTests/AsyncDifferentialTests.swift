@@ -299,6 +299,10 @@ struct ConsumerModel {
 final class ConsumerProbe {
   var received: [Int] = []
   var busy: CheckedContinuation<Void, Never>?
+  /// The case is ending: a slow consumer stops waiting after each value, so that the value
+  /// its export still holds when the context goes away (it ends on the current value) cannot
+  /// leave it waiting with nobody to resume it (the release-build hang of issue 29).
+  var draining = false
   var task: Task<Void, Never>?
   var export: AsyncDiffExport?
 }
@@ -387,6 +391,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
     // Let everything end: late returns land nowhere, consumers finish.
     for i in jobs.indices { for job in jobs[i] where !job.isDone { job.succeed(77) } }
     for probe in probes {
+      probe?.draining = true
       probe?.busy?.resume()
       probe?.busy = nil
     }
@@ -413,7 +418,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       probe.export = export
       probe.task = export.consume { v in
         probe.received.append(v)
-        if !fast { await withCheckedContinuation { probe.busy = $0 } }
+        if !fast && !probe.draining { await withCheckedContinuation { probe.busy = $0 } }
       }
       probes[i] = probe
       consumers[i] = ConsumerModel(fast: fast, received: [models[i].value], busy: !fast)

@@ -2,13 +2,13 @@
 # Renders the README's graph picture: the DOT text of the example in
 # Tests/CogTests/ReadmeGraphTests.swift into docs/graph-example.dot (through the test, so the
 # committed text is what the public API prints), then docs/graph-example.svg with Graphviz.
-# Installs Debian's graphviz when `dot` is missing and it runs as root.
+# Installs Debian's graphviz when `dot` is missing and it runs as root (not with COG_NO_INSTALL).
 # Exit status: 0 both written; 1 the test run failed or Graphviz is missing or failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v dot >/dev/null; then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+  if [[ -z "${COG_NO_INSTALL:-}" && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
     echo "render-graph-example: installing graphviz" >&2
     apt-get install -y -q graphviz >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q graphviz >/dev/null; }
   fi

@@ -20,7 +20,7 @@ public enum CogCases {
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
-    v.visit(CogDeepExplained())
+    v.visit(CogDeepAPI(explainsTurns: true))
     visitBoundaryCases(&v)
   }
 }
@@ -531,48 +531,32 @@ func peakMemoryRow<S: ReactiveSystem, H: ReadableHandle>(
 
 /// kairo/deep's graph and iteration through Cog's own API instead of the benchmark adapter
 /// (`ReactiveSystem.deepThroughOwnAPI`): what an app's chain of 50 automatic cogs and one
-/// reaction costs per recomputed row, next to `kairo/deep`'s figure through the adapter.
+/// reaction costs per recomputed row, next to `kairo/deep`'s figure through the adapter. With
+/// `explainsTurns`, `cog/deep-explained`: the same in a context that explains every turn
+/// (`Cogs.explainsTurns`), what explanations cost per recomputed row when on.
 public struct CogDeepAPI: BenchmarkCase {
-  public init() {}
-  public var id: String { "cog/deep-api" }
+  public let explainsTurns: Bool
+  public init(explainsTurns: Bool = false) { self.explainsTurns = explainsTurns }
+  public var id: String { explainsTurns ? "cog/deep-explained" : "cog/deep-api" }
   public var summary: String {
-    "kairo/deep through Cog's own API: 50 chained automatic cogs read by one reaction"
+    explainsTurns
+      ? "cog/deep-api with explainsTurns on: what explaining every turn costs per recomputed row"
+      : "kairo/deep through Cog's own API: 50 chained automatic cogs read by one reaction"
   }
   public var requirements: SystemCapabilities { .ownAPI }
   /// As kairo/deep: 51 turns, each rerunning the 50 computeds and the effect.
   public var recomputesPerIteration: Int? { 51 * 51 }
-  public var steadyStateTargets: SteadyStateTargets { [.noAllocations, .noRetainRelease] }
+  /// None when explaining: an explanation describes values and keeps the last 64 turns.
+  public var steadyStateTargets: SteadyStateTargets {
+    explainsTurns ? [] : [.noAllocations, .noRetainRelease]
+  }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
     -> PreparedCase?
   {
     system.deepThroughOwnAPI(
-      length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: false,
-      checks: checks)
-  }
-}
-
-/// `cog/deep-api` in a context that explains every turn (`Cogs.explainsTurns`): what the
-/// explanations cost per recomputed row when on (off, they cost nothing: `cog/deep-api`).
-public struct CogDeepExplained: BenchmarkCase {
-  public init() {}
-  public var id: String { "cog/deep-explained" }
-  public var summary: String {
-    "cog/deep-api with explainsTurns on: what explaining every turn costs per recomputed row"
-  }
-  public var requirements: SystemCapabilities { .ownAPI }
-  /// As cog/deep-api.
-  public var recomputesPerIteration: Int? { 51 * 51 }
-  /// None: an explanation describes values and keeps the last 64 turns, so it allocates.
-  public var steadyStateTargets: SteadyStateTargets { [] }
-
-  @inlinable
-  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
-    -> PreparedCase?
-  {
-    system.deepThroughOwnAPI(
-      length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: true,
+      length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: explainsTurns,
       checks: checks)
   }
 }

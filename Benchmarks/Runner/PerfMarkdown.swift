@@ -208,6 +208,14 @@ enum PerfMarkdown {
   /// shows what explaining costs per recomputed row).
   static let explainedOffCase = ["cog/deep-explained": "cog/deep-api"]
 
+  /// A result's instructions per recomputed row (nil without both counts).
+  static func instructionsPerRow(_ r: CaseResult) -> Double? {
+    guard let ir = r.value(.instructions)?.value, let n = r.recomputesPerIteration else {
+      return nil
+    }
+    return Double(ir) / Double(n * max(r.iterationsPerSample, 1))
+  }
+
   static func perNodeSection(_ current: [(String, ResultFile)]) -> [String] {
     var md: [String] = ["## Instructions per recomputed node", ""]
     var rows: [String] = []
@@ -217,30 +225,20 @@ enum PerfMarkdown {
         .filter { $0.recomputesPerIteration != nil && $0.notApplicable == nil }
         .sorted { ($0.caseID, $0.system) < ($1.caseID, $1.system) }
       for r in declaring {
-        let nodes = r.recomputesPerIteration! * max(r.iterationsPerSample, 1)
-        let perNode: String
-        if let ir = r.value(.instructions)?.value {
-          perNode = String(format: "%.0f", Double(ir) / Double(nodes))
-        } else {
-          perNode = "unavailable"
-        }
+        let perRow = instructionsPerRow(r)
+        let perNode = perRow.map { String(format: "%.0f", $0) } ?? "unavailable"
         var target = stateGraphModelNote(r, fidelity)
         if let off = explainedOffCase[r.caseID] {
-          target = "explanations on; off (`\(off)`): "
-          if let o = file.results.first(where: { $0.caseID == off && $0.system == r.system }),
-            let ir = o.value(.instructions)?.value, let n = o.recomputesPerIteration
-          {
-            target += String(format: "%.0f", Double(ir) / Double(n * max(o.iterationsPerSample, 1)))
-          } else {
-            target += "not measured"
-          }
+          let twin = file.results.first { $0.caseID == off && $0.system == r.system }
+          target =
+            "explanations on; off (`\(off)`): "
+            + (twin.flatMap(instructionsPerRow).map { String(format: "%.0f", $0) }
+              ?? "not measured")
         }
         if r.caseID == perNodeTarget.caseID && r.system == SystemCatalog.referenceID {
           target = "≤ \(perNodeTarget.instructions)"
-          if let ir = r.value(.instructions)?.value {
-            target +=
-              Double(ir) / Double(nodes) <= Double(perNodeTarget.instructions)
-              ? " (met)" : " (not met)"
+          if let perRow {
+            target += perRow <= Double(perNodeTarget.instructions) ? " (met)" : " (not met)"
           }
         }
         rows.append(

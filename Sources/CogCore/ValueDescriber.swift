@@ -10,16 +10,9 @@ final class ValueDescriber<Value> {
 
   init(_ describe: @escaping (Value) -> String) { self.describe = describe }
 
-  /// Value's describer, made on its first use.
+  /// Value's describer, made on its first use and kept by the registry for the process.
   static var shared: ValueDescriber<Value> {
-    let key = ObjectIdentifier(Value.self)
-    if let d = valueDescribers[key] {
-      // Safety: each entry is stored under its own value type's identifier (below).
-      return unsafeDowncast(d, to: ValueDescriber<Value>.self)
-    }
-    let d = ValueDescriber(make())
-    valueDescribers[key] = d
-    return d
+    Registry.shared(for: Value.self) { ValueDescriber(make()) }.takeUnretainedValue()
   }
 
   /// `String(describing:)`'s choice, made for the type instead of each value: an optional is
@@ -45,9 +38,6 @@ final class ValueDescriber<Value> {
     { value in unsafeBitCast(value, to: T.self).description }
   }
 }
-
-/// The describers made so far, by value type (main actor: explanations and inspection).
-@MainActor private var valueDescribers: [ObjectIdentifier: AnyObject] = [:]
 
 /// A type's name as a label shows it (`Int`, `Array<String>`): `_typeName` directly, since
 /// interpolating a metatype casts it to the printing protocols first (see `ValueDescriber`).

@@ -33,15 +33,7 @@ struct ExplainedCostRenderTests {
   }
 
   func render(_ file: [String: Any]) throws -> (status: Int32, md: String) {
-    let dir = try temporaryDirectory()
-    try write(file, to: dir + "/now.json")
-    let o = try CogBench.run(
-      [
-        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles",
-      ], in: dir)
-    let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
-    return (o.status, md)
+    try renderRecord(file, in: temporaryDirectory())
   }
 
   @Test("the per-row table gives the explained case's instructions beside its twin's, off")

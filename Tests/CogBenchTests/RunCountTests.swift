@@ -19,7 +19,7 @@ struct DeclaredRunCountTests {
   /// The case values behind `ids`, to prepare directly on a system the test keeps.
   static func benchmarkCase(_ id: String) -> (any BenchmarkCase)? {
     let all: [any BenchmarkCase] =
-      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI(), CogDeepExplained()]
+      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI(), CogDeepAPI(explainsTurns: true)]
       + SinkCase.Shape.allCases.map(SinkCase.init)
     return all.first { $0.id == id }
   }

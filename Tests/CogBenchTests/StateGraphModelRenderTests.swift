@@ -53,14 +53,7 @@ private func renderSinks(_ current: [String: Any], in dir: String, withThen: Boo
         date: "2026-01-01T00:00:00Z"),
       to: dir + "/Results/runs/20261201T100934Z-quick-a535c3bf7b.json")
   }
-  try write(current, to: dir + "/now.json")
-  let o = try CogBench.run(
-    [
-      "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-      "--notes", "none.md", "--profiles", "profiles",
-    ], in: dir)
-  let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
-  return (o.status, md)
+  return try renderRecord(current, in: dir)
 }
 
 @MainActor

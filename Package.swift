@@ -90,7 +90,7 @@ let package = Package(
       name: "CogTypedKey", dependencies: ["CogCore", "CogKeySupport"], path: "Layouts/TypedKey",
       swiftSettings: coreSettings),
     .target(
-      name: "Cog", dependencies: ["CogCore", "CogEdgePool", "CogKeySupport", "CogInlineKey"],
+      name: "Cog", dependencies: ["CogCore", "CogEdgePool", "CogKeySupport", "CogTypedKey"],
       path: "Sources/Cog", swiftSettings: coreSettings),
     // The other edge layouts the workbench compares (swift/0003-edge-layouts.md).
     .target(

@@ -52,7 +52,8 @@ extension PerfMarkdown {
         + "\(file.date); \(file.environment.machine.cores) cores). Every edge layout runs with "
         + "inline references on every case; the interned and generic reference layouts run "
         + "with the shared pool on the keyed cases. Instruction ratios divide by `\(base)` "
-        + "(the layouts `cog` ships, through the same binding); wall-time ratios divide by "
+        + "(the edge layout `cog` ships, with the inline references every edge layout runs "
+        + "with, through the same binding); wall-time ratios divide by "
         + "`\(ref)` measured in the same run (medians; noisy on a shared machine, read the "
         + "counts first). Geometric means are over the cases both systems measured.")
     md.append("")

@@ -39,7 +39,8 @@ package protocol ReferenceLayout {
   ) -> Slot
 }
 
-/// Inline references (the key type-erased in place): the app binding's (`CogRef`).
+/// Inline references (the key type-erased in place): a workbench variant since issue 24 (the
+/// app's `CogRef` is the generic reference, `TypedReferences`).
 @usableFromInline
 package enum InlineReferences: ReferenceLayout {
   @inlinable package static var layoutName: String { "inline" }
@@ -146,7 +147,8 @@ package enum InternedReferences: ReferenceLayout {
   }
 }
 
-/// Generic references: the key typed in the reference, compared with its own `==`.
+/// Generic references: the key typed in the reference, compared with its own `==` (the app's
+/// `CogRef<Key, Value>`).
 @usableFromInline
 package enum TypedReferences: ReferenceLayout {
   @inlinable package static var layoutName: String { "typed" }

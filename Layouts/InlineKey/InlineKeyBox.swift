@@ -1,9 +1,9 @@
 import CogCore
 import CogKeySupport
 
-/// The inline reference layout (seed 000 §4; Cog's default): a reference is the box and the
-/// key, type-erased in place (`InlineKey`), so `CogRef<Value>` does not name the key type and
-/// stays resilient. The warm path confirms a candidate row by descriptor, then compares the
+/// The inline reference layout (seed 000 §4; Cog's default until issue 24 shipped the generic
+/// one): a reference is the box and the key, type-erased in place (`InlineKey`), so its type
+/// does not name the key type and stays resilient. The warm path confirms a candidate row by descriptor, then compares the
 /// reference's key with the row's typed key (kept by the box's storage, `BoxRows`) with `Key`'s
 /// own `==`, in a closure the box made specialized for its key type. The descriptor fixes the
 /// box, and so the key type: a reference holds a key of its box's type by construction, so no

@@ -78,3 +78,10 @@ package func keyedBehavior<Key: Hashable, Value, Edges: EdgeStore>(
     return graph.store(new, at: slot, typeIndex: ti, same: same)
   }
 }
+
+/// A family's `KeyedState.behavior`, which its rows never run: they are sources (their
+/// behavior column is `nil`), and `KeyedState` holds one for every keyed descriptor.
+@usableFromInline
+package let manualRowBehavior = RowBehavior(run: { _, _, _ -> Bool in
+  fatalError("Cog: a family's row is manual and has no body to run")
+})

@@ -1,18 +1,24 @@
 import CogCore
 import CogKeySupport
 
-/// The generic reference layout (seed 000 §4): the key type is part of the reference
-/// (`TypedKeyName<Key, Value, …>`, so in a binding's read surface), and the warm path confirms a
+/// The generic reference layout (seed 000 §4; the app's `CogRef<Key, Value>` since issue 24,
+/// decided in impl/perf-notes.md, "M6, round two"): the key type is part of the reference
+/// (`TypedKeyName<Key, Value, …>`, so in the read surface), and the warm path confirms a
 /// candidate by descriptor and by comparing the row's typed key with `==` on `Key` itself:
 /// no existential, no dynamic cast and no `AnyHashable` anywhere on the path.
 
-/// A box over keys of type `Key` whose references carry the key typed.
+/// A box over keys of type `Key` whose references carry the key typed. Either a keyed box of
+/// computed rows (`CogBox`) or, made with `init(family:…)`, a writable family of manual rows
+/// (`CogFamily`): the same class, so that one reference type names both and a read or
+/// release takes one path; only the making of a row and writing differ, by `family`.
 // Safety: immutable after init; rows are reached on the main actor only.
 @usableFromInline
 package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   @unchecked Sendable
 {
   @usableFromInline package let state: KeyedState<Value, Edges>
+  /// A writable family's parts; `nil` for a box of computed rows.
+  @usableFromInline package let family: TypedFamilyParts<Key, Value>?
 
   @inlinable
   package init(
@@ -27,6 +33,25 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
       id: id, typeIndex: ti, label: label, lifetime: lifetime, cachePolicy: cachePolicy,
       behavior: keyedBehavior(id: id, typeIndex: ti, cache: cache, body, same: same),
       cache: cache)
+    family = nil
+  }
+
+  /// A writable family whose rows start at `initial(key)`; writes compare with `equality`
+  /// (held unretained; `equalityOwner` keeps a custom one alive).
+  @inlinable
+  package init(
+    family label: String, lifetime: RowLifetime,
+    cachePolicy: (limit: Int, retention: Duration)?,
+    // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
+    equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?,
+    initial: @escaping @MainActor (Key) -> Value
+  ) {
+    state = KeyedState(
+      id: Registry.makeDescriptorID(), typeIndex: Registry.typeIndex(for: Value.self),
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, behavior: manualRowBehavior,
+      cache: DescriptorCache.make())
+    family = TypedFamilyParts(
+      initial: initial, equality: equality, equalityOwner: equalityOwner)
   }
 
   deinit { state.cache.free() }
@@ -37,9 +62,9 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
     return state.cache.pointee.holds
   }
   @usableFromInline package var label: String {
-    state.givenLabel.isEmpty
-      ? "CogBox<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
-      : state.givenLabel
+    guard state.givenLabel.isEmpty else { return state.givenLabel }
+    let kind = family == nil ? "CogBox" : "CogFamily"
+    return "\(kind)<\(typeName(Key.self)), \(typeName(Value.self))>#\(state.id)"
   }
   @usableFromInline package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
@@ -57,7 +82,8 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).key(tag: tag) == key }
   }
 
-  /// The row of `key`, made if it has none (cold: one hash of the concrete key).
+  /// The row of `key`, made if it has none (cold: one hash of the concrete key); a family's
+  /// new row starts at its initial value for the key.
   @MainActor @inlinable @inline(never)
   package func lookup(_ key: Key, in graph: Graph<Edges>) -> Slot {
     if let u = state.rowsIfAny(in: graph) {
@@ -65,8 +91,10 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
       let s = withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
       if !s.isNone { return s }
     }
-    let rows = BoxRows<Key>.rows(
-      of: state, owner: self, in: graph, tags: .entries)
+    let rows = BoxRows<Key>.rows(of: state, owner: self, in: graph, tags: .entries)
+    if let family {
+      return rows.makeManualRow(key, initial: family.initial(key), box: state, in: graph)
+    }
     return rows.makeRow(key, box: state, in: graph)
   }
 
@@ -76,6 +104,26 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
     guard let u = state.rowsIfAny(in: graph) else { return .none }
     // Safety: only `BoxRows.rows(of:)` sets a box's key index: a `BoxRows` of the box's `Key`.
     return withGuaranteed(u) { unsafeDowncast($0, to: BoxRows<Key>.self).slot(of: key) }
+  }
+}
+
+/// What makes a typed box a writable family: its rows' initial value and their equality for
+/// writes (`nil`: every write changes).
+// Safety: `let`s; `initial` is `@MainActor` and only graph code calls it.
+@frozen @usableFromInline
+package struct TypedFamilyParts<Key, Value>: @unchecked Sendable {
+  @usableFromInline package let initial: @MainActor (Key) -> Value
+  // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
+  @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
+  @usableFromInline let equalityOwner: SourceEquality<Value>?
+
+  @inlinable init(
+    initial: @escaping @MainActor (Key) -> Value,
+    equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?
+  ) {
+    self.initial = initial
+    self.equality = equality
+    self.equalityOwner = equalityOwner
   }
 }
 

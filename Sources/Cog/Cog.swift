@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 @_exported import struct CogCore.CogAsyncStatus
 @_exported import protocol CogCore.CogCyclePlaceholder

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// The policy of an async cog whose body may return a stream: `.latest` (switchMap). Streams
 /// take this policy only (another policy could wait forever for a stream to end), so a

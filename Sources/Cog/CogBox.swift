@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// A family of automatic cogs, one per key, sharing one compute body:
 /// ```swift
@@ -11,7 +11,7 @@ import CogInlineKey
 /// rows are created on first read in a context and may be released by their lifetime.
 public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
   // Safety: immutable after init; its rows, cache and body are used only by main-actor graph code.
-  @usableFromInline let core: InlineBox<Key, Value, SharedEdgePool>
+  @usableFromInline let core: TypedBox<Key, Value, SharedEdgePool>
   /// How long each of the box's rows lives in a context (each key's row on its own).
   public let lifetime: CogLifetime
 
@@ -22,7 +22,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
   ) where Value: Equatable {
     self.lifetime = lifetime
-    core = InlineBox(
+    core = TypedBox(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       { key, graph, slot in body(key, CogContext(graph: graph, slot: slot)) }, same: equatableEquals
     )
@@ -36,7 +36,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
     _ body: @escaping @MainActor (Key, CogContext<Value>) -> Value
   ) {
     self.lifetime = lifetime
-    core = InlineBox(
+    core = TypedBox(
       label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       { key, graph, slot in body(key, CogContext(graph: graph, slot: slot)) },
       same: { old, new in
@@ -52,20 +52,22 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
   public var label: String { core.label }
 
   /// The value reference for `key`.
-  @inlinable public subscript(key: Key) -> CogRef<Value> {
-    CogRef(name: InlineKeyName(box: core, key: key))
+  @inlinable public subscript(key: Key) -> CogRef<Key, Value> {
+    CogRef(name: TypedKeyName(box: core, key: key))
   }
 }
 
-/// A value reference: a keyed box plus a key. A stable name that never stores a row, so it
-/// stays valid when its row is released and later re-created.
-public struct CogRef<Value> {
-  @usableFromInline let name: InlineKeyName<Value, SharedEdgePool>
+/// A value reference: a keyed box (or family) plus a key. A stable name that never stores a
+/// row, so it stays valid when its row is released and later re-created. The key's type is
+/// part of the reference's type, so reading one confirms its row with `Key`'s own `==`: no
+/// type erasure, no dynamic cast (swift/0006-reference-layouts.md).
+public struct CogRef<Key: Hashable, Value> {
+  @usableFromInline let name: TypedKeyName<Key, Value, SharedEdgePool>
 
-  @inlinable init(name: InlineKeyName<Value, SharedEdgePool>) { self.name = name }
+  @inlinable init(name: TypedKeyName<Key, Value, SharedEdgePool>) { self.name = name }
 
-  /// The reference's key (made on demand: the reference holds it type-erased in place).
-  public var key: AnyHashable { name.anyKey }
+  /// The reference's key.
+  public var key: Key { name.key }
   /// The box's label and the key: `"price[42]"` (how errors and the history name it).
-  public var label: String { "\(name.box.label)[\(name.anyKey.base)]" }
+  public var label: String { "\(name.box.label)[\(name.key)]" }
 }

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// What an automatic cog's body sees: tracked reads (`c[x]`), untracked reads (`c.peek(x)`)
 /// and its own previous value (`c.curr`).
@@ -25,7 +25,7 @@ public struct CogContext<Value> {
   }
 
   /// Reads the keyed state `ref` and depends on it.
-  @inlinable public subscript<T>(ref: CogRef<T>) -> T {
+  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
 
@@ -35,7 +35,7 @@ public struct CogContext<Value> {
   }
 
   /// Reads `ref` without depending on it.
-  @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
+  @inlinable public func peek<K, T>(_ ref: CogRef<K, T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .peek) }
   }
 

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 extension Cogs {
   /// The values of `cog` as an `AsyncSequence`, for consumers outside the graph: its current
@@ -24,7 +24,7 @@ extension Cogs {
   @inlinable public func export<T: Sendable>(_ cog: Cog<T>) -> CogExport<T> { makeExport(cog) }
 
   /// The values of the keyed state `ref` as an `AsyncSequence` (see `export(_:)` for cogs).
-  @inlinable public func export<T: Sendable>(_ ref: CogRef<T>) -> CogExport<T> {
+  @inlinable public func export<K, T: Sendable>(_ ref: CogRef<K, T>) -> CogExport<T> {
     makeExport(ref.name)
   }
 

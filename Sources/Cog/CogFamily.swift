@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// A family of manual cogs, one per key, each starting at an initial value for its key
 /// (Jotai's and Recoil's `atomFamily`):
@@ -18,7 +18,7 @@ import CogInlineKey
 /// Sendable as `CogBox` is: nothing changes after `init`, and `initial` runs on the main actor.
 public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   // Safety: immutable after init; `initial` is `@MainActor` and only graph code runs it.
-  @usableFromInline let core: InlineFamily<Key, Value, SharedEdgePool>
+  @usableFromInline let core: TypedBox<Key, Value, SharedEdgePool>
   /// How long the family's rows live in a context (a box's lifetimes).
   public let lifetime: CogLifetime
 
@@ -29,8 +29,8 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
     _ initial: @escaping @MainActor (Key) -> Value
   ) where Value: Equatable {
     self.lifetime = lifetime
-    core = InlineFamily(
-      label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+    core = TypedBox(
+      family: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) },
       equalityOwner: nil, initial: initial)
   }
@@ -44,8 +44,8 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   ) {
     self.lifetime = lifetime
     let owner = equals.map { SourceEquality($0) }
-    core = InlineFamily(
-      label: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
+    core = TypedBox(
+      family: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       // Lifetime: `equalityOwner: owner` keeps this equality alive as long as the family.
       equality: owner.map { Unmanaged.passUnretained($0) }, equalityOwner: owner,
       initial: initial)
@@ -55,7 +55,7 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   public var label: String { core.label }
 
   /// The value reference for `key`.
-  @inlinable public subscript(key: Key) -> CogRef<Value> {
-    CogRef(name: InlineKeyName(family: core, key: key))
+  @inlinable public subscript(key: Key) -> CogRef<Key, Value> {
+    CogRef(name: TypedKeyName(box: core, key: key))
   }
 }

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// A state or reaction that a context can report on: a `Cog`, a `CogRef` or a `CogReaction`.
 /// Run counts (`Cogs.runCount(of:)`) and recompute budgets (`Cogs.expectRecomputes`) take

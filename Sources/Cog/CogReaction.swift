@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// What a reaction's body sees: tracked reads, untracked reads, and `turn` to schedule writes
 /// (they run as later turns, first in first out, after the current flush).
@@ -22,7 +22,7 @@ public struct CogReactionContext {
   }
 
   /// Reads the keyed state `ref` and depends on it.
-  @inlinable public subscript<T>(ref: CogRef<T>) -> T {
+  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
 
@@ -32,7 +32,7 @@ public struct CogReactionContext {
   }
 
   /// Reads the keyed state `ref` without depending on it.
-  @inlinable public func peek<T>(_ ref: CogRef<T>) -> T {
+  @inlinable public func peek<K, T>(_ ref: CogRef<K, T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .peek) }
   }
 

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// Writes of one turn. Writes are staged; reading a manual cog through the writer sees them,
 /// so `w[countCog] += 1` works. Other readers see the old values until the turn's flush.

@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 extension Cogs {
   /// UI reads: what a SwiftUI view's `body` (or any code running under Observation tracking:
@@ -34,5 +34,5 @@ public struct CogUIReads {
   @inlinable public subscript<T>(cog: Cog<T>) -> T { cogs.graph.uiRead(cog) }
 
   /// The current value of the keyed state `ref`, observed.
-  @inlinable public subscript<T>(ref: CogRef<T>) -> T { cogs.graph.uiRead(ref.name) }
+  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T { cogs.graph.uiRead(ref.name) }
 }

@@ -1,16 +1,16 @@
 import CogCore
-import CogInlineKey
+import CogTypedKey
 
 /// Hooks for the runtime's own tests: row identity is not public API.
 extension Cogs {
   /// The generation of `ref`'s row, or nil when it has none.
-  @_spi(Testing) public func generation<T>(of ref: CogRef<T>) -> UInt16? {
+  @_spi(Testing) public func generation<K, T>(of ref: CogRef<K, T>) -> UInt16? {
     let s = ref.name.existing(in: graph)
     return s.isNone ? nil : graph.rows.generation[s]
   }
 
   /// The slot index of `ref`'s row, or nil when it has none.
-  @_spi(Testing) public func slotIndex<T>(of ref: CogRef<T>) -> Int32? {
+  @_spi(Testing) public func slotIndex<K, T>(of ref: CogRef<K, T>) -> Int32? {
     let s = ref.name.existing(in: graph)
     return s.isNone ? nil : s.raw
   }
@@ -23,7 +23,7 @@ extension Cogs {
 
   /// `ref`'s row as it is now (slot and generation), or nil when it has none: `checkLive`
   /// later traps if that row has been released since.
-  @_spi(Testing) public func rowToken<T>(of ref: CogRef<T>) -> CogRowToken? {
+  @_spi(Testing) public func rowToken<K, T>(of ref: CogRef<K, T>) -> CogRowToken? {
     let s = ref.name.existing(in: graph)
     return s.isNone ? nil : CogRowToken(ref: graph.ref(s))
   }
@@ -56,7 +56,7 @@ extension Cogs {
   }
 
   /// Whether `ref`'s row has an Observation boundary.
-  @_spi(Testing) public func hasBoundary<T>(_ ref: CogRef<T>) -> Bool {
+  @_spi(Testing) public func hasBoundary<K, T>(_ ref: CogRef<K, T>) -> Bool {
     graph.existingBoundary(of: ref.name.existing(in: graph)) != nil
   }
 

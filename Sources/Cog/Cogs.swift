@@ -1,6 +1,6 @@
 import CogCore
 import CogEdgePool
-import CogInlineKey
+import CogTypedKey
 
 /// The context that owns every state of an app (or of one test or preview): one table of rows
 /// over which turns, reads and reactions run. Confined to the main actor: no locks, no
@@ -62,7 +62,7 @@ public final class Cogs {
   @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T { graph.read(cog, .tracked) }
 
   /// The current value of the keyed state `ref`.
-  @inlinable public subscript<T>(ref: CogRef<T>) -> T { graph.read(ref.name, .tracked) }
+  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T { graph.read(ref.name, .tracked) }
 
   /// Like the subscript, but a cycle met on the way is thrown instead of reported (whether or
   /// not the states in it ever had a value). Inside a body, the read is tracked and a cycle is
@@ -72,7 +72,7 @@ public final class Cogs {
   }
 
   /// Like the subscript, but a cycle met on the way is thrown instead of reported.
-  @inlinable public func read<T>(_ ref: CogRef<T>) throws(CogError) -> T {
+  @inlinable public func read<K, T>(_ ref: CogRef<K, T>) throws(CogError) -> T {
     try graph.readOperation(ref.name).get()
   }
 
@@ -147,7 +147,7 @@ public final class Cogs {
   @inlinable public func lease<T>(_ cog: Cog<T>) -> CogLease { lease(cog.resolve(in: graph)) }
 
   /// Keeps the keyed state `ref` alive until the lease ends.
-  @inlinable public func lease<T>(_ ref: CogRef<T>) -> CogLease {
+  @inlinable public func lease<K, T>(_ ref: CogRef<K, T>) -> CogLease {
     lease(ref.name.resolve(in: graph))
   }
 
@@ -163,7 +163,7 @@ public final class Cogs {
   @_spi(Testing) public var liveRowCount: Int { graph.liveRowCount }
 
   /// Whether `ref`'s keyed state currently has a row in this context.
-  @_spi(Testing) @inlinable public func hasRow<T>(_ ref: CogRef<T>) -> Bool {
+  @_spi(Testing) @inlinable public func hasRow<K, T>(_ ref: CogRef<K, T>) -> Bool {
     !ref.name.existing(in: graph).isNone
   }
 
@@ -195,7 +195,7 @@ extension Cogs {
   /// lease), whatever its lifetime: for apps that know a key is gone. Returns whether a row
   /// was released. The same reference can create a fresh row later.
   @inlinable @discardableResult
-  public func evict<T>(_ ref: CogRef<T>) -> Bool {
+  public func evict<K, T>(_ ref: CogRef<K, T>) -> Bool {
     graph.evict(ref.name.existing(in: graph))
   }
 }

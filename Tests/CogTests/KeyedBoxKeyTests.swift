@@ -2,7 +2,7 @@ import Cog
 import Testing
 
 /// What a key means to `box[key]`, for the keys apps use (swift/0006-reference-layouts.md, the
-/// inline layout): two keys name one row exactly when they are `==` as the box's `Key`, both on
+/// generic layout): two keys name one row exactly when they are `==` as the box's `Key`, both on
 /// the warm path (a body's re-read confirming its candidate row) and on the cold path (a
 /// lookup by hash). A box keyed by `AnyHashable` therefore treats `1` and `Int64(1)` as one key,
 /// as `AnyHashable` does; a box keyed by `Int` cannot be given an `Int64`.
@@ -62,18 +62,33 @@ struct KeyedBoxKeyTests {
     #expect(Reread.sameRow(Shape.sized(1, 2), Shape.sized(1, 2)))
   }
 
-  @Test("a reference's key and label are its key's, whatever its shape")
+  @Test("a reference's key is its key, typed, and its label shows it, whatever its shape")
   func keyAndLabel() {
     let big = Big(a: 1, b: 2, c: 3, d: 4)
     let bigs = CogBox(label: "bigs") { (k: Big, _) -> Int in k.a }
-    #expect(bigs[big].key == AnyHashable(big))
+    #expect(bigs[big].key == big)
     #expect(bigs[big].label == "bigs[\(big)]")
     let names = CogBox(label: "names") { (k: String, _) -> Int in k.count }
-    #expect(names["zip"].key == AnyHashable("zip"))
+    #expect(names["zip"].key == "zip")
     #expect(names["zip"].label == "names[zip]")
     let ints = CogBox(label: "ints") { (k: Int, _) -> Int in k }
-    #expect(ints[3].key == AnyHashable(3))
+    #expect(ints[3].key == 3)
     #expect(ints[3].label == "ints[3]")
+  }
+
+  @Test("references kept by type (the README's snippet): CogRef<Key, Value>, key typed, both kinds")
+  func storedReferences() {
+    let draftCogs = CogFamily { (id: Int) in "" }
+    let squareCogs = CogBox { (n: Int, _) in n * n }
+    let ids = [7, 8]
+    let refs: [CogRef<Int, String>] = ids.map { draftCogs[$0] }
+    let id: Int = refs[0].key
+    #expect(id == 7)
+    let squares: [CogRef<Int, Int>] = ids.map { squareCogs[$0] }
+    let cogs = Cogs()
+    cogs.turn("edit") { w in w[refs[1]] = "Hi" }
+    #expect(refs.map { cogs[$0] } == ["", "Hi"])
+    #expect(squares.map { cogs[$0] } == [49, 64])
   }
 }
 

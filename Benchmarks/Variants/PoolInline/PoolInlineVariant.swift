@@ -3,9 +3,10 @@ import CogBenchSystems
 import CogEdgePool
 import CogLayoutBinding
 
-/// `cog[pool+inline]`: the layouts `cog` ships (the shared pool, inline references) through the
-/// workbench binding, on every case; the baseline of the M6 ratios and of the calibration
-/// against `cog`.
+/// `cog[pool+inline]`: the edge layout `cog` ships (the shared pool) with inline references,
+/// through the workbench binding, on every case; the baseline of the M6 ratios, and `cog`'s
+/// calibration on the keyless cases (which read no reference; `cog[pool+typed]` is `cog`'s
+/// binding on the keyed ones).
 package enum PoolInlineVariant: BenchVariant {
   package typealias Edges = SharedEdgePool
   package typealias References = InlineReferences

@@ -3,7 +3,8 @@ import CogBenchSystems
 import CogEdgePool
 import CogLayoutBinding
 
-/// `cog[pool+typed]`: generic (typed) key references with the shared pool, on the keyed cases only.
+/// `cog[pool+typed]`: generic (typed) key references with the shared pool, on the keyed cases
+/// only: the layouts `cog` ships, so also `cog`'s calibration on those cases.
 package enum PoolTypedVariant: BenchVariant {
   package typealias Edges = SharedEdgePool
   package typealias References = TypedReferences

@@ -6,8 +6,9 @@ import CogLayoutBinding
 /// The core bound to one (edge layout, reference layout) combination behind the benchmark
 /// adapter: the systems `cog[<edges>+<references>]`, which the layout comparison measures.
 /// The same mapping as `CogSystem` (see there), through the workbench's layout binding instead
-/// of the public API. `cog[pool+inline]` binds the same layouts as `cog`: equal counts prove
-/// that this system measures the layouts and not itself (the calibration in the record).
+/// of the public API. `cog[pool+typed]` (keyed cases) and `cog[pool+inline]` (keyless cases,
+/// which read no reference) bind the same layouts as `cog`: equal counts prove that this
+/// system measures the layouts and not itself (the calibration in the record).
 ///
 /// This file is compiled into every variant's module (`Benchmarks/Variants/<Name>/
 /// LayoutSystem.swift` is a link to it), so each module declares its own `LayoutSystem` and

@@ -197,7 +197,7 @@ extension CogSystem: KeyedReactiveSystem {
     return KeyedHandle(handles.keep(box))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func read<K, T>(_ box: KeyedHandle<K, T>, key: K) -> T {
     withGuaranteed(box.object(as: CogBox<K, T>.self)) { cogs[$0[key]] }
   }

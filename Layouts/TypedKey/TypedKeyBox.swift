@@ -108,10 +108,11 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
 }
 
 /// What makes a typed box a writable family: its rows' initial value and their equality for
-/// writes (`nil`: every write changes).
+/// writes (`nil`: every write changes). A class, so that a box holds one word for it (the
+/// parts are read only when a row is made or written, never on a read).
 // Safety: `let`s; `initial` is `@MainActor` and only graph code calls it.
-@frozen @usableFromInline
-package struct TypedFamilyParts<Key, Value>: @unchecked Sendable {
+@usableFromInline
+package final class TypedFamilyParts<Key, Value>: @unchecked Sendable {
   @usableFromInline package let initial: @MainActor (Key) -> Value
   // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?

@@ -52,7 +52,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
   public var label: String { core.label }
 
   /// The value reference for `key`.
-  @inlinable public subscript(key: Key) -> CogRef<Key, Value> {
+  @inlinable @inline(__always) public subscript(key: Key) -> CogRef<Key, Value> {
     CogRef(name: TypedKeyName(box: core, key: key))
   }
 }
@@ -64,7 +64,7 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
 public struct CogRef<Key: Hashable, Value> {
   @usableFromInline let name: TypedKeyName<Key, Value, SharedEdgePool>
 
-  @inlinable init(name: TypedKeyName<Key, Value, SharedEdgePool>) { self.name = name }
+  @inlinable @inline(__always) init(name: TypedKeyName<Key, Value, SharedEdgePool>) { self.name = name }
 
   /// The reference's key.
   public var key: Key { name.key }

@@ -55,7 +55,7 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
   public var label: String { core.label }
 
   /// The value reference for `key`.
-  @inlinable public subscript(key: Key) -> CogRef<Key, Value> {
+  @inlinable @inline(__always) public subscript(key: Key) -> CogRef<Key, Value> {
     CogRef(name: TypedKeyName(box: core, key: key))
   }
 }

@@ -22,7 +22,7 @@ public struct CogReactionContext {
   }
 
   /// Reads the keyed state `ref` and depends on it.
-  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T {
+  @inlinable @inline(__always) public subscript<K, T>(ref: CogRef<K, T>) -> T {
     withGuaranteed(CogGraph.inBody(graph)) { $0.read(ref.name, .tracked) }
   }
 

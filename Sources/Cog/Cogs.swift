@@ -62,7 +62,9 @@ public final class Cogs {
   @inlinable @inline(__always) public subscript<T>(cog: Cog<T>) -> T { graph.read(cog, .tracked) }
 
   /// The current value of the keyed state `ref`.
-  @inlinable public subscript<K, T>(ref: CogRef<K, T>) -> T { graph.read(ref.name, .tracked) }
+  @inlinable @inline(__always) public subscript<K, T>(ref: CogRef<K, T>) -> T {
+    graph.read(ref.name, .tracked)
+  }
 
   /// Like the subscript, but a cycle met on the way is thrown instead of reported (whether or
   /// not the states in it ever had a value). Inside a body, the read is tracked and a cycle is

@@ -64,7 +64,8 @@ public final class CogBox<Key: Hashable, Value>: @unchecked Sendable {
 public struct CogRef<Key: Hashable, Value> {
   @usableFromInline let name: TypedKeyName<Key, Value, SharedEdgePool>
 
-  @inlinable @inline(__always) init(name: TypedKeyName<Key, Value, SharedEdgePool>) { self.name = name }
+  @inlinable @inline(__always)
+  init(name: TypedKeyName<Key, Value, SharedEdgePool>) { self.name = name }
 
   /// The reference's key.
   public var key: Key { name.key }

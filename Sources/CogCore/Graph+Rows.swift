@@ -172,7 +172,7 @@ extension Graph {
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
     let ti = Int32(rows.typeIndex[s])
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
-      c.drop(pair: rows.valueIndex[s] & ~1)
+      c.dropPair(c, rows.valueIndex[s] & ~1)
     }
     let behavior = rows.behavior[s]
     rows.behavior[s] = BehaviorRef(nil)

@@ -3,9 +3,17 @@
 @MainActor
 @usableFromInline
 package class AnyValueColumn {
-  @usableFromInline init() {}
-  /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
-  @usableFromInline package func drop(pair: Int32) { fatalError("abstract") }
+  /// Drops the values of the pair starting at `pair` and returns the pair to the free list:
+  /// `ValueColumn.drop(pair:)`, in a closure its initializer makes specialized for its value
+  /// type. Not an overridden method: a vtable call runs the generic class's unspecialized
+  /// implementation, which asks the runtime for `Optional<Value>`'s metadata and assigns
+  /// through value witnesses on every released row. The closure captures nothing (the column
+  /// is passed in).
+  @usableFromInline let dropPair: @MainActor (AnyValueColumn, Int32) -> Void
+
+  @usableFromInline init(dropPair: @escaping @MainActor (AnyValueColumn, Int32) -> Void) {
+    self.dropPair = dropPair
+  }
   /// The value at `entry` as text (`String(describing:)`), or nil when it holds none.
   @usableFromInline package func describe(entry: Int32) -> String? { fatalError("abstract") }
 }
@@ -22,10 +30,14 @@ package final class ValueColumn<Value>: AnyValueColumn {
   @exclusivity(unchecked) @usableFromInline package var values: RawColumn<Value?>
   @exclusivity(unchecked) @usableFromInline var freePairs: RawColumn<Int32>
 
-  @inlinable override package init() {
+  @inlinable package init() {
     values = RawColumn(capacity: 32)
     freePairs = RawColumn(capacity: 8)
-    super.init()
+    super.init(dropPair: { column, pair in
+      // Safety: only this initializer makes the closure, and `Graph.release` hands it its own
+      // column.
+      unsafeDowncast(column, to: ValueColumn<Value>.self).drop(pair: pair)
+    })
   }
 
   isolated deinit {
@@ -50,7 +62,8 @@ package final class ValueColumn<Value>: AnyValueColumn {
     values[Int(entry)].map { ValueDescriber<Value>.shared.describe($0) }
   }
 
-  @usableFromInline override package func drop(pair: Int32) {
+  /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
+  @inlinable package func drop(pair: Int32) {
     values[Int(pair)] = nil
     values[Int(pair) + 1] = nil
     freePairs.append(pair)

@@ -8,6 +8,11 @@
 // - COG_INTERNAL_CHECKS: turns on `Graph._checkInvariants()` after every flush (walks every
 //   edge and flag: O(rows + edges) per turn). Off by default; set COG_INTERNAL_CHECKS=1 in the
 //   environment when building. The benchmark runner refuses to measure a build that has it.
+// - COG_NO_DIAGNOSTICS: compiles out the core's tests for run counts and explained turns (a
+//   flag per recompute, a byte per turn, one per made, released or evicted row), so that
+//   `scripts/diagnostics-off-cost.sh` can count what they cost when off. Set COG_NO_DIAGNOSTICS=1
+//   in the environment when building. Measurement only: in such a build `explainsTurns` and
+//   run counts record nothing, and the runner marks its result files with the define.
 // - COG_HAVE_JEMALLOC (benchmark targets only): set when libjemalloc-dev is installed and
 //   COG_NO_JEMALLOC is not set; the allocation counter then reads jemalloc's statistics,
 //   otherwise it falls back to an in-process malloc counter.
@@ -33,6 +38,8 @@ let callgrindHeader = [
 
 var coreSettings: [SwiftSetting] = []
 if internalChecks { coreSettings.append(.define("COG_INTERNAL_CHECKS")) }
+let noDiagnostics = environment["COG_NO_DIAGNOSTICS"].map { $0 != "0" && !$0.isEmpty } ?? false
+if noDiagnostics { coreSettings.append(.define("COG_NO_DIAGNOSTICS")) }
 
 var counterCSettings: [CSetting] = []
 var counterLinker: [LinkerSetting] = [.linkedLibrary("dl")]

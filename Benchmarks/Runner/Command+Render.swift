@@ -30,6 +30,9 @@ enum RenderCommand {
                   binary, injected regressions caught)
       --memory-dir  where `cog-bench memory` writes (default Results/memory): the newest
                   file there is the record's "Memory across samples"
+      --diagnostics-off-dir  where scripts/diagnostics-off-cost.sh writes (default
+                  Results/diagnostics-off): its newest pair of files (one commit, as shipped
+                  and with COG_NO_DIAGNOSTICS) is the record's "Diagnostics off"
       --charts    impl/charts: one SVG bar chart per family
       --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
                   result file there is the record's "M6 comparison" section (the layout
@@ -60,7 +63,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
-        "thresholds-dir", "gate-power-dir", "memory-dir", "add-m6",
+        "thresholds-dir", "gate-power-dir", "memory-dir", "add-m6", "diagnostics-off-dir",
       ],
       flagOptions: ["force"])
     if a.has("help") {
@@ -78,6 +81,8 @@ enum RenderCommand {
     let thresholdsDir = a["thresholds-dir"] ?? "Results/thresholds"
     let gatePower = try GatePowerFile.newest(in: a["gate-power-dir"] ?? "Results/gate-power")
     let memory = try MemoryFile.newest(in: a["memory-dir"] ?? "Results/memory")
+    let diagnosticsOff = try PerfMarkdown.diagnosticsOffPair(
+      in: a["diagnostics-off-dir"] ?? "Results/diagnostics-off")
     if a.has("force") && a["add"] == nil && a["add-m6"] == nil {
       throw BenchError("--force goes with --add or --add-m6")
     }
@@ -114,7 +119,7 @@ enum RenderCommand {
       try render(
         files, out: out, historyPath: historyPath, chartsDir: chartsDir, notesPath: notesPath,
         profilesDir: profilesDir, m6: m6, thresholdsDir: thresholdsDir, gatePower: gatePower,
-        memory: memory)
+        memory: memory, diagnosticsOff: diagnosticsOff)
     } catch {
       // The added run is not left behind in the record's home without its record.
       if let added { unlink(added) }
@@ -192,7 +197,8 @@ enum RenderCommand {
     _ files: [(String, ResultFile)], out: String, historyPath: String, chartsDir: String,
     notesPath: String, profilesDir: String, m6: (String, ResultFile)?,
     thresholdsDir: String = "Results/thresholds", gatePower: (String, GatePowerFile)? = nil,
-    memory: (String, MemoryFile)? = nil
+    memory: (String, MemoryFile)? = nil,
+    diagnosticsOff: (shipped: (String, ResultFile), off: (String, ResultFile))? = nil
   ) throws {
     if files.isEmpty { throw BenchError("no result files to render (run cog-bench run first)") }
     let current = currentRecords(files)
@@ -222,7 +228,8 @@ enum RenderCommand {
     let previous = history.filter { $0.1.partialReason() == nil }
     let md = PerfMarkdown.render(
       current: ordered, profiles: profiles, m6: m6, previous: previous, all: files,
-      tolerances: tolerances, gatePower: gatePower, memory: memory, notes: notes,
+      tolerances: tolerances, gatePower: gatePower, memory: memory,
+      diagnosticsOff: diagnosticsOff, notes: notes,
       notesPath: notesPath, chartsRelative: chartsRelative, charts: &charts)
     let historyMD = PerfMarkdown.renderHistory(history, currentCount: ordered.count)
     // Charts of an earlier record (another family, metric or size) go with the old directory.

@@ -111,8 +111,9 @@ enum ThresholdsCommand {
     if result.environment.build.configuration != "release" && !allowDebug {
       throw BenchError("\(path) comes from a debug build; thresholds need a release build")
     }
-    if result.environment.build.defines.contains("COG_INTERNAL_CHECKS") {
-      throw BenchError("\(path) comes from a build with COG_INTERNAL_CHECKS")
+    for define in ["COG_INTERNAL_CHECKS", BuildFacts.noDiagnosticsDefine]
+    where result.environment.build.defines.contains(define) {
+      throw BenchError("\(path) comes from a build with \(define)")
     }
     if result.environment.git.dirty && !allowDirty {
       let files = result.environment.git.changedFiles ?? []

@@ -11,6 +11,7 @@ enum PerfMarkdown {
     m6: (String, ResultFile)? = nil, previous: [(String, ResultFile)] = [],
     all: [(String, ResultFile)] = [], tolerances: [CaseSize: ThresholdFile] = [:],
     gatePower: (String, GatePowerFile)? = nil, memory: (String, MemoryFile)? = nil,
+    diagnosticsOff: (shipped: (String, ResultFile), off: (String, ResultFile))? = nil,
     notes: String?, notesPath: String, chartsRelative: String, charts: inout [(String, Data)]
   ) -> String {
     var md: [String] = [header, "", "# Cog performance record", ""]
@@ -62,6 +63,7 @@ enum PerfMarkdown {
     md.append("")
 
     md.append(contentsOf: perNodeSection(current))
+    md.append(contentsOf: diagnosticsOffSection(diagnosticsOff))
     md.append(contentsOf: creationSection(current))
     md.append(contentsOf: growthSection(current))
     md.append(contentsOf: stateGraphModelSection(current))

@@ -148,6 +148,9 @@ extension ResultFile {
   /// counters (no valgrind, over the instruction budget) are gaps, not partiality. The opt-in
   /// metrics (the cache counters) are not required.
   @MainActor func partialReason() -> String? {
+    if environment.build.defines.contains(BuildFacts.noDiagnosticsDefine) {
+      return "built with \(BuildFacts.noDiagnosticsDefine) (scripts/diagnostics-off-cost.sh)"
+    }
     if settings.complete == true { return nil }
     if settings.injection != nil { return "measured the test-only system \(InjectedSystem.id)" }
     let cases = Set(settings.cases ?? results.map { $0.caseID })

@@ -150,9 +150,22 @@ enum BuildFacts {
     #endif
   }
 
+  /// The define of a build without the diagnostics' tests (Package.swift), as result files
+  /// name it.
+  static let noDiagnosticsDefine = "COG_NO_DIAGNOSTICS"
+
+  static var noDiagnostics: Bool {
+    #if COG_NO_DIAGNOSTICS
+      return true
+    #else
+      return false
+    #endif
+  }
+
   static var defines: [String] {
     var d: [String] = []
     if internalChecks { d.append("COG_INTERNAL_CHECKS") }
+    if noDiagnostics { d.append(noDiagnosticsDefine) }
     if AllocationProducer.buildSource == .jemalloc { d.append("COG_HAVE_JEMALLOC") }
     if CallgrindProducer.isCompiled { d.append("callgrind.h") }
     return d

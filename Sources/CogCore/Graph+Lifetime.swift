@@ -165,9 +165,13 @@ extension Graph {
     if _slowPath(!canStartOperation) { misplaced("evict was called") }
     defer { collect() }
     if s.isNone || edges.hasSubscribers(s) || rows.leases[s] > 0 { return false }
-    if _slowPath(maps.hasDiagnostics) { noteEvicting(true) }
+    #if !COG_NO_DIAGNOSTICS
+      if _slowPath(maps.hasDiagnostics) { noteEvicting(true) }
+    #endif
     release(s)
-    if _slowPath(maps.hasDiagnostics) { noteEvicting(false) }
+    #if !COG_NO_DIAGNOSTICS
+      if _slowPath(maps.hasDiagnostics) { noteEvicting(false) }
+    #endif
     return true
   }
 }

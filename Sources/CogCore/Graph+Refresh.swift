@@ -174,7 +174,9 @@ extension Graph {
     let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
     // Only a context that counts runs or explains turns flags its rows: one test of the
     // flags just loaded.
-    if _slowPath(f.contains(.runCounted)) { countRun(n, changed: changed) }
+    #if !COG_NO_DIAGNOSTICS
+      if _slowPath(f.contains(.runCounted)) { countRun(n, changed: changed) }
+    #endif
     if _slowPath(isFailing) {
       // Nothing changed: the behavior kept the last good value. Returning false lets a
       // caller test `isFailing` only after an unchanged recompute.

@@ -89,7 +89,9 @@ extension Graph {
       f.insert(.dirty)
       // A context that counts runs or explains turns flags its running rows
       // (`Graph+Diagnostics.swift`).
-      if _slowPath(maps.countsRuns) { f.insert(.runCounted) }
+      #if !COG_NO_DIAGNOSTICS
+        if _slowPath(maps.countsRuns) { f.insert(.runCounted) }
+      #endif
     } else {
       f.insert(.hasValue)
     }
@@ -166,7 +168,9 @@ extension Graph {
       return
     }
     // A context with diagnostics may explain its turns (one test of a switch `maps` holds).
-    if _slowPath(maps.hasDiagnostics) { explainRelease(s, f) }
+    #if !COG_NO_DIAGNOSTICS
+      if _slowPath(maps.hasDiagnostics) { explainRelease(s, f) }
+    #endif
     if f.contains(.cached) { uncache(s) }
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)

@@ -74,11 +74,15 @@ extension Graph {
       turns.loopWindow.append((by, wrote))
     }
     turns.isFlushing = true
-    if _slowPath(turns.turnHooks != 0) {
-      flushHooked(turn: id, name: name)
-    } else {
+    #if COG_NO_DIAGNOSTICS
       flush(turn: id, name: name, hooked: false)
-    }
+    #else
+      if _slowPath(turns.turnHooks != 0) {
+        flushHooked(turn: id, name: name)
+      } else {
+        flush(turn: id, name: name, hooked: false)
+      }
+    #endif
   }
 
   /// The flush of turn `id` and the housekeeping after it. `hooked` (a constant at each of
@@ -168,7 +172,9 @@ extension Graph {
   @inlinable @inline(never) package func reportCycle() {
     guard let slots = takeCycle() else { return }
     let states = describe(slots)
-    if _slowPath(turns.explainsTurns) { explainCycle(states) }
+    #if !COG_NO_DIAGNOSTICS
+      if _slowPath(turns.explainsTurns) { explainCycle(states) }
+    #endif
     report(.cycle(states: states))
   }
 

@@ -14,10 +14,8 @@ struct DiagnosticsOffRenderTests {
   {
     var file = syntheticResult(
       cases: instructions.map { $0.0 }, systems: ["cog"], instructions: 1)
+    if off { file = builtWithoutDiagnostics(file) }
     var environment = file["environment"] as! [String: Any]
-    var build = environment["build"] as! [String: Any]
-    build["defines"] = off ? ["COG_NO_DIAGNOSTICS"] : [String]()
-    environment["build"] = build
     var git = environment["git"] as! [String: Any]
     git["commit"] = commit
     environment["git"] = git
@@ -31,6 +29,17 @@ struct DiagnosticsOffRenderTests {
         "metrics": ["instructions": ["unit": "Ir/sample", "value": ir]],
       ]
     }
+    return file
+  }
+
+  /// `file` as a build with COG_NO_DIAGNOSTICS writes it.
+  func builtWithoutDiagnostics(_ file: [String: Any]) -> [String: Any] {
+    var file = file
+    var environment = file["environment"] as! [String: Any]
+    var build = environment["build"] as! [String: Any]
+    build["defines"] = ["COG_NO_DIAGNOSTICS"]
+    environment["build"] = build
+    file["environment"] = environment
     return file
   }
 
@@ -70,14 +79,9 @@ struct DiagnosticsOffRenderTests {
       result(
         [("kairo/deep", 1004), ("cog/steady-turn", 510)], off: false, commit: "new",
         date: "2026-01-02T00:00:30Z"), to: "\(dir)/off/c2.json")
-    try write(syntheticResult(complete: true), to: dir + "/now.json")
-    let o = try CogBench.run(
-      [
-        "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
-        "--notes", "none.md", "--profiles", "profiles", "--diagnostics-off-dir", "off",
-      ], in: dir)
-    #expect(o.status == 0, "\(o.stderr)")
-    let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
+    let (status, md) = try renderRecord(
+      syntheticResult(complete: true), in: dir, extraArguments: ["--diagnostics-off-dir", "off"])
+    #expect(status == 0)
     #expect(md.contains("## Diagnostics off: what their tests cost"))
     #expect(
       md.contains("as shipped (`off/c2.json`) and with those tests compiled out (`off/d.json`"))
@@ -92,20 +96,12 @@ struct DiagnosticsOffRenderTests {
     let (status, md) = try renderRecord(syntheticResult(complete: true), in: dir)
     #expect(status == 0)
     #expect(!md.contains("Diagnostics off"))
-    var off = syntheticResult(complete: true)
-    var environment = off["environment"] as! [String: Any]
-    var build = environment["build"] as! [String: Any]
-    build["defines"] = ["COG_NO_DIAGNOSTICS"]
-    environment["build"] = build
-    off["environment"] = environment
-    try write(off, to: dir + "/off.json")
-    let render = try CogBench.run(
-      [
-        "render", "off.json", "--out", "perf2.md", "--history", "h2.md", "--charts", "charts2",
-        "--notes", "none.md", "--profiles", "profiles",
-      ], in: dir)
+    let off = builtWithoutDiagnostics(syntheticResult(complete: true))
+    let offDir = try temporaryDirectory()
+    let render = try renderRecord(off, in: offDir)
     #expect(render.status == 1)
-    #expect(!FileManager.default.fileExists(atPath: dir + "/perf2.md"))
+    #expect(!FileManager.default.fileExists(atPath: offDir + "/perf.md"))
+    try write(off, to: dir + "/off.json")
     let update = try CogBench.run(
       ["thresholds", "update", "off.json", "--thresholds", "t.json"], in: dir)
     #expect(update.status == 1)

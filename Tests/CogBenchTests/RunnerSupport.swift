@@ -192,15 +192,18 @@ func syntheticResult(
 }
 
 /// Writes `current` as `dir/now.json` and renders it into `dir/perf.md` (history, charts,
-/// notes and profiles in scratch paths of `dir`); the exit status and the record's text.
+/// notes and profiles in scratch paths of `dir`, and `extraArguments` after them); the exit
+/// status and the record's text.
 @MainActor
-func renderRecord(_ current: [String: Any], in dir: String) throws -> (status: Int32, md: String) {
+func renderRecord(_ current: [String: Any], in dir: String, extraArguments: [String] = [])
+  throws -> (status: Int32, md: String)
+{
   try write(current, to: dir + "/now.json")
   let o = try CogBench.run(
     [
       "render", "now.json", "--out", "perf.md", "--history", "h.md", "--charts", "charts",
       "--notes", "none.md", "--profiles", "profiles",
-    ], in: dir)
+    ] + extraArguments, in: dir)
   let md = (try? String(contentsOfFile: dir + "/perf.md", encoding: .utf8)) ?? ""
   return (o.status, md)
 }

@@ -37,6 +37,7 @@ extension Graph {
     }
     if !reader.isNone && !path.contains(reader) { path.append(reader) }
     track.cycle = path
+    track.coldRecompute = true
   }
 
   /// The running bodies, outermost first: from `activeSub` through `runParent` to
@@ -72,7 +73,10 @@ extension Graph {
 
   /// Takes the recorded cycle, leaving the graph ready for the next operation.
   @inlinable package func takeCycle() -> [Slot]? {
-    defer { track.cycle = nil }
+    defer {
+      track.cycle = nil
+      track.coldRecompute = maps.countsRuns
+    }
     return track.cycle
   }
 }

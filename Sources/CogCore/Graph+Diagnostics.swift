@@ -1,8 +1,7 @@
 /// What a context keeps for its tests and tools when they ask for it: the turn history and
 /// the run count of each running row. Switched on per context; a context that asks for
-/// neither has no object and pays one branch per turn (`recordsHistory`) and none per
-/// recompute (the `runCounted` row flag, set only while counting, is tested where the row's
-/// flags are already loaded).
+/// neither has no object and pays one branch per turn (`turnHooks`) and none per recompute
+/// (`recompute` tests one byte for run counts and cycles together, `Tracking.coldRecompute`).
 ///
 /// Kept outside the graph's own storage, in a table by context serial, so that neither the
 /// graph object nor its groups grow: the switches sit in bytes that were padding.
@@ -12,8 +11,8 @@ package final class GraphDiagnostics {
   /// Runs of each counted row, by slot and generation (a released row's count stays behind
   /// under its old generation, unseen: a reused slot starts from zero).
   @usableFromInline package var runCounts: [SlotRef: Int] = [:]
-  /// Whether run counts are kept (`Graph.countsRuns`). Rows are flagged `runCounted` while
-  /// this or `explainsTurns` is on.
+  /// Whether run counts are kept (`Graph.countsRuns`). Runs are noted (`Graph.notesRuns`)
+  /// while this or `explainsTurns` is on.
   @usableFromInline package var countingRuns = false
   /// The explained turns (`Graph+Explain.swift`).
   @usableFromInline package var explanations = ExplanationLog()
@@ -69,37 +68,29 @@ extension Graph {
 
   // MARK: Run counts
 
-  /// Whether this context counts the runs of its computeds and reactions. Switching it on
-  /// flags every running row (and `allocateRow` flags new ones); switching it off clears the
-  /// flags (unless turns are explained) and the counts.
+  /// Whether this context counts the runs of its computeds and reactions. Switching it off
+  /// clears the counts.
   @inlinable package var countsRuns: Bool {
     get { maps.hasDiagnostics && diagnostics.countingRuns }
     set {
       if newValue == countsRuns { return }
       diagnostics.countingRuns = newValue
-      flagsRuns = newValue || turns.explainsTurns
+      notesRuns = newValue || turns.explainsTurns
       if !newValue { diagnostics.runCounts.removeAll() }
     }
   }
 
-  /// Whether running rows are flagged `runCounted`, so that `recompute` calls `countRun`:
-  /// while runs are counted or turns explained.
-  @inlinable package var flagsRuns: Bool {
+  /// Whether `recompute` calls `countRun`: while runs are counted or turns explained.
+  @inlinable package var notesRuns: Bool {
     get { maps.countsRuns }
     set {
-      if newValue == maps.countsRuns { return }
       maps.countsRuns = newValue
-      for i in 0..<rows.count {
-        let s = Slot(i)
-        let f = rows.flags[s]
-        if f.contains(.released) || f.isDisjoint(with: .runs) { continue }
-        if newValue { rows.flags[s].insert(.runCounted) } else { rows.flags[s].remove(.runCounted) }
-      }
+      track.coldRecompute = newValue || isFailing
     }
   }
 
-  /// Notes a run of `n` whose result `changed` (cold: called from `recompute` for
-  /// `runCounted` rows only): counted, explained, or both.
+  /// Notes a run of `n` whose result `changed` (cold: called from `recompute` while
+  /// `notesRuns`): counted, explained, or both.
   @inlinable @inline(never) package func countRun(_ n: Slot, changed: Bool) {
     let d = diagnostics
     if d.countingRuns { d.runCounts[ref(n), default: 0] += 1 }

@@ -1,6 +1,6 @@
 /// Explained turns (`explainsTurns`): what each flush of a context that asks for it did, kept
 /// as a `TurnExplanation`. Everything here is cold: `flush` calls it only in its hooked copy,
-/// `recompute` through `countRun` (rows are flagged `runCounted` while explaining), `release`
+/// `recompute` through `countRun` (runs are noted while explaining: `notesRuns`), `release`
 /// and `reportCycle` behind a test of a switch they sit beside. Values are described and
 /// names resolved here, never on the hot paths.
 extension Graph {
@@ -12,7 +12,7 @@ extension Graph {
       if newValue == turns.explainsTurns { return }
       turns.explainsTurns = newValue
       if newValue { _ = diagnostics }
-      flagsRuns = newValue || countsRuns
+      notesRuns = newValue || countsRuns
       if !newValue { diagnostics.explanations.before = [:] }
     }
   }

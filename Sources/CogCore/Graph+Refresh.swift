@@ -172,15 +172,9 @@ extension Graph {
     #endif
     // `visiting` too: a refresh's frame may hand its row here still flagged (see `refresh`).
     let f = rows.flags[n].subtracting([.computing, .dirty, .pending, .visiting])
-    // Only a context that counts runs or explains turns flags its rows: one test of the
-    // flags just loaded.
-    #if !COG_NO_DIAGNOSTICS
-      if _slowPath(f.contains(.runCounted)) { countRun(n, changed: changed) }
-    #endif
-    if _slowPath(isFailing) {
-      // Nothing changed: the behavior kept the last good value. Returning false lets a
-      // caller test `isFailing` only after an unchanged recompute.
-      redoAfterCycle(n, f)
+    // One test for both cold cases (`Tracking.coldRecompute`): a context that counts runs
+    // or explains turns, and a failing operation.
+    if _slowPath(track.coldRecompute) && recomputedCold(n.index, f, changed) {
       return false
     }
     rows.flags[n] = f.union(.hasValue)
@@ -191,13 +185,23 @@ extension Graph {
     return changed
   }
 
-  /// A row whose body ran while the operation was failing saw a cycle's stale values: it
-  /// stays dirty, to be redone next time. Out of line: as a second branch beside the
-  /// `hasValue` store, the optimizer made the two one flag select, tested `isFailing` there
-  /// and again after the recompute (measured on kairo/deep).
+  /// The end of a recompute of the row at `index` in a context that notes runs, or while the
+  /// operation is failing (`Tracking.coldRecompute`); returns whether it failed. Out of line
+  /// (a second branch beside the `hasValue` store became one flag select that tested
+  /// `isFailing` twice), and given the row's index, live in a register for that store, rather
+  /// than its slot, which the steady path would otherwise keep on the stack for this call.
   @inlinable @inline(never)
-  func redoAfterCycle(_ n: Slot, _ f: StateFlags) {
+  func recomputedCold(_ index: Int, _ f: StateFlags, _ changed: Bool) -> Bool {
+    let n = Slot(index)
+    #if !COG_NO_DIAGNOSTICS
+      if maps.countsRuns { countRun(n, changed: changed) }
+    #endif
+    if !isFailing { return false }
+    // The body saw a cycle's stale values: the row stays dirty, to be redone next time.
+    // Nothing changed (the behavior kept the last good value); returning false lets a caller
+    // test `isFailing` only after an unchanged recompute.
     rows.flags[n] = f.union(.dirty)
+    return true
   }
 
   /// `recompute`'s body run inside another body's (`outer`): a first evaluation, or a

@@ -87,11 +87,6 @@ extension Graph {
     var f = kind
     if !kind.isDisjoint(with: .runs) {
       f.insert(.dirty)
-      // A context that counts runs or explains turns flags its running rows
-      // (`Graph+Diagnostics.swift`).
-      #if !COG_NO_DIAGNOSTICS
-        if _slowPath(maps.countsRuns) { f.insert(.runCounted) }
-      #endif
     } else {
       f.insert(.hasValue)
     }

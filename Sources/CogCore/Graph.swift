@@ -355,9 +355,14 @@ package struct Tracking<Edges: EdgeStore> {
   /// instead of two column stores and the outer run's save and restore.
   @usableFromInline package var outermost: Slot = .none
   @usableFromInline package var outermostFrame: Int32 = 0
-  /// Set when a read closed a cycle; the outermost operation reports it and clears it.
+  /// Set when a read closed a cycle; the outermost operation reports it and clears it
+  /// (`noteCycle` and `takeCycle`, which keep `coldRecompute` too).
   @usableFromInline package var cycle: [Slot]? = nil
   @usableFromInline package var nextOrder: UInt32 = 0
+  /// `cycle != nil || ContextMaps.countsRuns`: whether `recompute` takes its cold path. One
+  /// byte for both, so that a steady recompute tests one (a test of the row's flags for run
+  /// counts cost 3 instructions per recompute, 1.5% of kairo/deep). In what was padding.
+  @usableFromInline package var coldRecompute = false
 
   @usableFromInline package init(run: Edges.Run) { self.run = run }
 }
@@ -396,8 +401,9 @@ package struct ContextMaps {
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false
-  /// Whether new running rows are flagged `runCounted` (see `Graph+Diagnostics.swift`). With
-  /// `hasDiagnostics`, in what was padding after `sweeping`: the struct keeps its size.
+  /// Whether `recompute` notes each run (`countRun`): runs are counted or turns explained
+  /// (see `Graph+Diagnostics.swift`). With `hasDiagnostics`, in what was padding after
+  /// `sweeping`: the struct keeps its size.
   @usableFromInline package var countsRuns = false
   /// Whether this context has an entry in `GraphDiagnostics.table`.
   @usableFromInline package var hasDiagnostics = false

@@ -162,6 +162,37 @@ struct RunBudgetTests {
     #expect(cogs.runCount(of: box[2]) == 1 && cogs.runCount(of: box[3]) == 1)
   }
 
+  @Test("run counts go on after a cycle; a cycle while counting is off counts nothing")
+  func countsAcrossACycle() {
+    let close = Cog(false, label: "close")
+    let seed = Cog(1, label: "seed")
+    let late = Late<Cog<Int>>()
+    let a = Cog(label: "a") { c in c[close] ? c[late.value] + 1 : c[seed] }
+    let b = Cog(label: "b") { c in c[a] * 10 }
+    late.value = b
+    let cogs = Cogs()
+    var errors: [CogError] = []
+    cogs.errorHandler = { errors.append($0) }
+    cogs.countsRuns = true
+    var seen: [Int] = []
+    cogs.react("show") { c in seen.append(c[b]) }
+    cogs.turn("close") { w in w[close] = true }
+    #expect(errors.count == 1)
+    cogs.turn("open") { w in w[close] = false }
+    let before = (cogs.runCount(of: a), cogs.runCount(of: b))
+    cogs.turn("seed") { w in w[seed] = 4 }
+    #expect(cogs.runCount(of: a) == before.0 + 1, "counted after the failing operation ended")
+    #expect(cogs.runCount(of: b) == before.1 + 1)
+    cogs.countsRuns = false
+    cogs.turn("close again") { w in w[close] = true }
+    cogs.turn("open again") { w in w[close] = false }
+    cogs.countsRuns = true
+    cogs.turn("seed again") { w in w[seed] = 5 }
+    #expect(errors.count == 2)
+    #expect(cogs.runCount(of: a) == 1 && cogs.runCount(of: b) == 1)
+    #expect(seen.last == 50 && cogs[b] == 50)
+  }
+
   @Test("a turn within its budget passes; the budget names the states that may run")
   func withinBudget() throws {
     let d = Diamond()

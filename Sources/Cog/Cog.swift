@@ -24,8 +24,8 @@ import CogTypedKey
 /// globals or static members) and share them; a descriptor the app drops takes its rows with
 /// it (swift/SEMANTICS.md §17).
 public final class Cog<Value>: RowOwner, @unchecked Sendable {
-  // Safety: immutable after init, rows used by main-actor graph code; but `initial` is any `Value`,
-  // so a non-Sendable initial value crosses isolation unchecked (a known hole, issue 28).
+  // Safety: immutable after init, rows used by main-actor graph code; a non-Sendable initial
+  // value is taken on the main actor only (the initializers' two overloads), where it is read.
   /// This cog's row in the context it was last used in, and its id (`KeylessCache`). First,
   /// so that its offset does not depend on `Value`.
   @usableFromInline let cache = KeylessCache()
@@ -61,23 +61,34 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
 
   /// A manual cog with an initial value, compared with `==`.
   @inlinable
+  public convenience init(_ initial: Value, label: String = "")
+  where Value: Equatable & Sendable {
+    self.init(state: .manual(initial, label: label))
+  }
+
+  /// A manual cog with an initial value that is not `Sendable`, compared with `==`. Made on
+  /// the main actor: a cog is `Sendable`, and its initial value is read on the main actor,
+  /// so a value made elsewhere and kept there could be changed while a context reads it.
+  @MainActor @inlinable
   public convenience init(_ initial: Value, label: String = "") where Value: Equatable {
-    self.init(
-      state: KeylessState(
-        manual: initial, label: label,
-        sharedEquality: Registry.shared(for: Value.self) {
-          SourceEquality<Value>(equatableEquals)
-        }))
+    self.init(state: .manual(initial, label: label))
   }
 
   /// A manual cog with an initial value and a custom equality (`nil`: every write changes).
   @inlinable
   public convenience init(
     _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
+  ) where Value: Sendable {
+    self.init(state: .manual(initial, label: label, equals: equals))
+  }
+
+  /// A manual cog with an initial value that is not `Sendable` and a custom equality. Made on
+  /// the main actor (see `init(_:label:)`).
+  @MainActor @inlinable
+  public convenience init(
+    _ initial: Value, label: String = "", equals: (@Sendable (Value, Value) -> Bool)?
   ) {
-    self.init(
-      state: KeylessState(
-        manual: initial, label: label, equality: equals.map { SourceEquality($0) }))
+    self.init(state: .manual(initial, label: label, equals: equals))
   }
 
   /// An automatic cog. An equal result (`==`) stops its readers from recomputing.
@@ -135,6 +146,24 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
     }
     self.init(
       state: KeylessState(automatic: behavior, typeIndex: Registry.typeIndex(for: Value.self)))
+  }
+}
+
+extension KeylessState where Edges == SharedEdgePool {
+  /// A manual cog's state, compared with `==` (both overloads of `Cog.init(_:label:)`).
+  @inlinable
+  static func manual(_ initial: Value, label: String) -> Self where Value: Equatable {
+    KeylessState(
+      manual: initial, label: label,
+      sharedEquality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) })
+  }
+
+  /// A manual cog's state with a custom equality (both overloads of `Cog.init(_:label:equals:)`).
+  @inlinable
+  static func manual(
+    _ initial: Value, label: String, equals: (@Sendable (Value, Value) -> Bool)?
+  ) -> Self {
+    KeylessState(manual: initial, label: label, equality: equals.map { SourceEquality($0) })
   }
 }
 

@@ -93,7 +93,9 @@ extension Cog where Value: Equatable {
   /// ```
   /// Like every automatic cog, it runs when read: a reaction or view that reads it restarts
   /// its work after every change of its inputs.
-  @inlinable
+  ///
+  /// A value that is not `Sendable` is taken on the main actor only (see `Cog.init(_:label:)`).
+  @MainActor @inlinable
   public static func Async(
     _ policy: CogLatestPolicy, initial: Value, label: String = "",
     lifetime: CogLifetime = .context,
@@ -104,8 +106,8 @@ extension Cog where Value: Equatable {
   }
 
   /// An async cog with the `.queue`, `.merged` or `.exhaustLatest` policy (see the `.latest`
-  /// factory and `CogRunPolicy`).
-  @inlinable
+  /// factory and `CogRunPolicy`). A value that is not `Sendable` is taken on the main actor.
+  @MainActor @inlinable
   public static func Async(
     _ policy: CogRunPolicy, initial: Value, label: String = "",
     lifetime: CogLifetime = .context,
@@ -157,6 +159,32 @@ struct AsyncBody<Value>: @unchecked Sendable {
   }
 }
 
+extension Cog where Value: Equatable & Sendable {
+  /// An async cog with the `.latest` policy and a `Sendable` initial value, made anywhere
+  /// (see the main-actor overload for the rest).
+  @inlinable
+  public static func Async(
+    _ policy: CogLatestPolicy, initial: Value, label: String = "",
+    lifetime: CogLifetime = .context,
+    _ body: @escaping @MainActor (CogContext<Value>) -> CogWork<Value>
+  ) -> Cog<Value> {
+    Cog(
+      async: .latest, initial: initial, label: label, lifetime: lifetime, { c in body(c).work })
+  }
+
+  /// An async cog with a run policy and a `Sendable` initial value, made anywhere.
+  @inlinable
+  public static func Async(
+    _ policy: CogRunPolicy, initial: Value, label: String = "",
+    lifetime: CogLifetime = .context,
+    _ body: @escaping @MainActor (CogContext<Value>) -> CogRun<Value>
+  ) -> Cog<Value> {
+    Cog(
+      async: policy.kind, initial: initial, label: label, lifetime: lifetime, { c in body(c).work }
+    )
+  }
+}
+
 extension Cog where Value: Equatable & ExpressibleByNilLiteral {
   /// An async cog whose value is `nil` until its first result (see `Async(_:initial:…)`).
   @inlinable
@@ -164,7 +192,8 @@ extension Cog where Value: Equatable & ExpressibleByNilLiteral {
     _ policy: CogLatestPolicy, label: String = "", lifetime: CogLifetime = .context,
     _ body: @escaping @MainActor (CogContext<Value>) -> CogWork<Value>
   ) -> Cog<Value> {
-    Async(policy, initial: nil, label: label, lifetime: lifetime, body)
+    // Made anywhere: `nil` is made here, so no other code holds the initial value.
+    Cog(async: .latest, initial: nil, label: label, lifetime: lifetime, { c in body(c).work })
   }
 
   /// An async cog whose value is `nil` until its first result (see `Async(_:initial:…)`).
@@ -173,6 +202,6 @@ extension Cog where Value: Equatable & ExpressibleByNilLiteral {
     _ policy: CogRunPolicy, label: String = "", lifetime: CogLifetime = .context,
     _ body: @escaping @MainActor (CogContext<Value>) -> CogRun<Value>
   ) -> Cog<Value> {
-    Async(policy, initial: nil, label: label, lifetime: lifetime, body)
+    Cog(async: policy.kind, initial: nil, label: label, lifetime: lifetime, { c in body(c).work })
   }
 }

@@ -34,8 +34,11 @@ struct AsyncPolicyCompileTests {
     return dirs.map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  /// Type-checks `source` against the built module: the exit status and the diagnostics.
-  static func typecheck(_ source: String) throws -> (status: Int32, output: String)? {
+  /// Type-checks `source` against the built module (with `flags`, say a language mode): the
+  /// exit status and the diagnostics.
+  static func typecheck(
+    _ source: String, flags: [String] = []
+  ) throws -> (status: Int32, output: String)? {
     let build = buildDirectory
     let modules = build.appendingPathComponent("Modules")
     let moduleMap = build.appendingPathComponent("CCogStack.build/module.modulemap")
@@ -50,9 +53,10 @@ struct AsyncPolicyCompileTests {
     defer { try? FileManager.default.removeItem(at: file) }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: swiftc)
-    p.arguments = [
-      "-typecheck", "-I", modules.path, "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path,
-    ]
+    p.arguments =
+      [
+        "-typecheck", "-I", modules.path, "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path,
+      ] + flags
     let pipe = Pipe()
     p.standardOutput = pipe
     p.standardError = pipe

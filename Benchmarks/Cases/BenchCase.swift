@@ -147,6 +147,9 @@ public struct CreatedRows: Sendable, Hashable {
     case manual, automatic, reaction
     /// The most allocations one created row of this kind may cost (issue 13).
     public var allocationTarget: Int { self == .manual ? 1 : 2 }
+    /// The most bytes one created row of this kind may allocate, where a target is set
+    /// (issue 25: 64 per manual cog).
+    public var allocatedBytesTarget: Int? { self == .manual ? 64 : nil }
   }
   public var kind: Kind
   public var quick: Int

@@ -17,6 +17,7 @@ public enum CogCases {
     v.visitKeyed(CogBoxRefCreation())
     v.visit(CogPropagationARC())
     v.visit(CogPeakMemory1000())
+    v.visit(CogFirstRead())
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
@@ -510,6 +511,48 @@ public struct CogPeakMemory1000: BenchmarkCase {
             "cog/peak-memory-1000: computeds ran \(buildRuns)× to build, "
               + "\(counts.runs - buildRuns)× in the turn, expected 900, 54")
         }
+      })
+  }
+}
+
+/// The first read of fresh states at scale (issue 25): `beforeSample` makes N signals with
+/// values 0 ..< N outside the measured region, and drops the previous sample's; the region
+/// reads each once, outside any computation. On Cog and its layouts a signal is a descriptor
+/// until its first read in a context makes its row, so this measures what a first read costs
+/// (the record's "Creation per row" divides by N); on systems that make the node with the
+/// signal, it is a plain read.
+public struct CogFirstRead: BenchmarkCase {
+  public init() {}
+  public var id: String { "cog/first-read" }
+  public var summary: String {
+    "first read: 100,000 fresh signals (1,000,000 at full size), each read once"
+  }
+  public var createdRows: CreatedRows? { CreatedRows(.manual, quick: 100_000, full: 1_000_000) }
+
+  @inlinable
+  public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let n = createdRows!.count(size)
+    let signals = CaseState<[SignalHandle<Int>]>([])
+    let ready = CaseState(false)
+    let setUp: @MainActor () -> Void = {
+      signals.value = []
+      s.collect()  // the last sample's signals and their rows, freed outside the region
+      signals.value = s.withBuild { (0..<n).map { s.signal($0) } }
+      ready.value = true
+    }
+    return PreparedCase(
+      iterationsPerSample: 1, beforeSample: setUp,
+      iterate: {
+        if !ready.value { setUp() }
+        ready.value = false
+        let made = signals.value
+        var total = 0
+        for i in 0..<made.count { total &+= s.read(made[i]) }
+        checks.expect(
+          total == n * (n - 1) / 2, "cog/first-read: sum \(total), expected \(n * (n - 1) / 2)")
       })
   }
 }

@@ -20,18 +20,21 @@ extension PerfMarkdown {
         let allocations = per(.allocations, "%.3f")
         var target = ""
         if let kind = r.createdRowKind, SystemCatalog.runsCog(r.system) {
-          target = "≤ \(kind.allocationTarget)"
-          if let v = r.value(.allocations)?.value {
-            target +=
-              Double(v) / Double(created) <= Double(kind.allocationTarget)
-              ? " (met)" : " (**not met**)"
+          func check(_ m: Metric, _ limit: Int, _ unit: String) -> String {
+            guard let v = r.value(m)?.value else { return "≤ \(limit)\(unit)" }
+            let met = Double(v) / Double(created) <= Double(limit)
+            return "≤ \(limit)\(unit)" + (met ? " (met)" : " (**not met**)")
+          }
+          target = check(.allocations, kind.allocationTarget, "")
+          if let bytes = kind.allocatedBytesTarget {
+            target += ", " + check(.allocatedBytes, bytes, " B")
           }
         }
         rows.append(
           "| `\(r.caseID)` | \(r.system) | \(file.size.rawValue) | "
             + "\(r.createdRowsPerIteration!) \(r.createdRowKind?.rawValue ?? "") | "
-            + "\(allocations) | \(target) | \(per(.instructions, "%.0f")) | "
-            + "\(per(.retains, "%.2f")) |")
+            + "\(allocations) | \(per(.allocatedBytes, "%.1f")) | \(target) | "
+            + "\(per(.instructions, "%.0f")) | \(per(.retains, "%.2f")) |")
       }
     }
     var md: [String] = ["## Creation per row", ""]
@@ -42,13 +45,16 @@ extension PerfMarkdown {
     }
     md.append(
       "Counts of a sample divided by the rows it created (iterations × the case's declared "
-        + "rows per iteration: signals are manual cogs, effects are reactions). The "
-        + "allocation target (issue 13): at most 1 per manual cog, 2 per automatic cog or "
-        + "reaction, on Cog and its layouts.")
+        + "rows per iteration: signals are manual cogs, effects are reactions; "
+        + "`cog/first-read` counts the rows that first reads of fresh signals make). The "
+        + "targets, on Cog and its layouts: at most 1 allocation per manual cog, 2 per "
+        + "automatic cog or reaction (issue 13); at most 64 allocated bytes per manual cog "
+        + "(issue 25).")
     md.append("")
     md.append(
-      "| case | system | size | rows/iteration | allocations/row | target | Ir/row | retains/row |")
-    md.append("|---|---|---|---:|---:|---|---:|---:|")
+      "| case | system | size | rows/iteration | allocations/row | bytes/row | target | Ir/row "
+        + "| retains/row |")
+    md.append("|---|---|---|---:|---:|---:|---|---:|---:|")
     md.append(contentsOf: rows)
     md.append("")
     return md

@@ -13,7 +13,10 @@ struct CreationRenderTests {
   @Test("the sbench creation cases declare their rows: signals are manual, effects reactions")
   func declarations() {
     let declared = CaseRegistry.all.cases.filter { $0.createdRows != nil }
-    #expect(declared.count == 10)
+    #expect(declared.count == 11)
+    #expect(
+      declared.first { $0.id == "cog/first-read" }?.createdRows
+        == CreatedRows(.manual, quick: 100_000, full: 1_000_000))
     let signals = declared.first { $0.id == "sbench/createSignals" }?.createdRows
     #expect(signals == CreatedRows(.manual, quick: 1000, full: 100_000))
     let effects = declared.first { $0.id == "sbench/createComputations/create2to1" }?.createdRows
@@ -21,7 +24,7 @@ struct CreationRenderTests {
     #expect(!declared.contains { $0.id.hasPrefix("sbench/updateSignals") })
   }
 
-  @Test("the record shows allocations, instructions and retains per created row, with targets")
+  @Test("the record shows allocations, bytes, instructions and retains per created row")
   func section() throws {
     let dir = try temporaryDirectory()
     var file = syntheticResult(systems: ["cog", "simple"], complete: true)
@@ -36,6 +39,7 @@ struct CreationRenderTests {
           "instructions": ["unit": "Ir/sample", "value": 1_500_000],
           "allocations": ["unit": "allocations/sample", "value": allocations],
           "retains": ["unit": "retains/sample", "value": 4000],
+          "allocatedBytes": ["unit": "bytes/sample", "value": 72_000],
         ],
       ]
     }
@@ -53,16 +57,16 @@ struct CreationRenderTests {
     #expect(md.contains("## Creation per row"))
     #expect(
       md.contains(
-        "| `sbench/createSignals` | cog | quick | 1000 manual | 1.004 | ≤ 1 (**not met**) | 1500 | 4.00 |"
+        "| `sbench/createSignals` | cog | quick | 1000 manual | 1.004 | 72.0 | ≤ 1 (**not met**), ≤ 64 B (**not met**) | 1500 | 4.00 |"
       ), "\(md)")
     #expect(
       md.contains(
-        "| `sbench/createComputations/create0to1` | cog | quick | 1000 reaction | 2.011 | ≤ 2 (**not met**) | 1500 | 4.00 |"
+        "| `sbench/createComputations/create0to1` | cog | quick | 1000 reaction | 2.011 | 72.0 | ≤ 2 (**not met**) | 1500 | 4.00 |"
       ))
     // Baselines get the figures but no target.
     #expect(
       md.contains(
-        "| `sbench/createComputations/create0to1` | simple | quick | 1000 reaction | 9.000 |  | 1500 | 4.00 |"
+        "| `sbench/createComputations/create0to1` | simple | quick | 1000 reaction | 9.000 | 72.0 |  | 1500 | 4.00 |"
       ))
   }
 }

@@ -19,28 +19,30 @@ extension Graph {
   @inlinable
   func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
     let s = slot(ofDescriptor: id)
-    if !s.isNone { remember(s, id: id, cache: cache) }
+    if !s.isNone { remember(s, cache: cache) }
     return s
   }
 
-  /// Records `s` as the row of keyless descriptor `id`, in the context's map and the cache.
+  /// Records `s` as the descriptor's row in its cache (the context's map has it already:
+  /// `keylessSlotSlow` found it there, `makeKeylessRow` put it there).
   @inlinable
-  func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
-    setSlot(s, ofDescriptor: id)
+  func remember(_ s: Slot, cache: borrowing KeylessCache) {
     cache.set(context: keylessIdentity, slot: s.raw)
   }
 
-  /// Makes the row of a keyless descriptor: its value pair, its owner record and the row (a
-  /// source without `behavior`, a computed with one). Cold: once per descriptor per context.
+  /// Makes the row of a keyless descriptor: its value pair, the row (a source without
+  /// `behavior`, a computed with one), and its entry in the context's map: the owner record
+  /// and the row. Cold: once per descriptor per context.
   @inlinable package func makeKeylessRow<V>(
     id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior?,
     lifetime: RowLifetime
   ) -> Slot {
     let pair = allocateValuePair(typeIndex, initial: initial)
-    setOwner(owner, for: id)
-    return allocateRow(
+    let s = allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
       valueIndex: pair, behavior: behavior, lifetime: lifetime)
+    setOwner(owner, for: id, slot: s)
+    return s
   }
 
   /// Stores a computed row's new value unless `same(old, new)`; returns whether it changed.

@@ -23,7 +23,7 @@ extension Graph {
   func sweepIfDue() {
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
-    if Int(added) &* 4 < maps.owners.count || !maps.sweepsAfterFlush { return }
+    if Int(added) &* 4 < maps.descriptors.count || !maps.sweepsAfterFlush { return }
     sweepDropped()
   }
 
@@ -35,7 +35,9 @@ extension Graph {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
     var dropped: [Int32] = []
-    for (key, ref) in maps.owners where ownerIsDropped(ref) { dropped.append(key.id) }
+    for (key, entry) in maps.descriptors where ownerIsDropped(entry.owner) {
+      dropped.append(key.id)
+    }
     if dropped.isEmpty { return }
     maps.sweeping = true
     for id in dropped { releaseDropped(id) }
@@ -82,7 +84,9 @@ extension Graph {
   @inlinable
   func releaseIfDropped(_ s: Slot) {
     let id = rows.descriptor[s]
-    guard let ref = maps.owners[DescriptorKey(id)], ownerIsDropped(ref) else { return }
+    guard let entry = maps.descriptors[DescriptorKey(id)], ownerIsDropped(entry.owner) else {
+      return
+    }
     releaseDropped(id)
   }
 }

@@ -184,7 +184,9 @@ extension Graph {
     let reason: TurnExplanation.ReleaseReason
     if f.contains(.reaction) {
       reason = .cancelled
-    } else if maps.sweeping, let owner = maps.owners[DescriptorKey(id)], ownerIsDropped(owner) {
+    } else if maps.sweeping, let entry = maps.descriptors[DescriptorKey(id)],
+      ownerIsDropped(entry.owner)
+    {
       reason = .descriptorDropped
     } else if d.explanations.evicting {
       reason = .evicted

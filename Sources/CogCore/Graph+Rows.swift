@@ -39,11 +39,14 @@ extension Graph {
       + Int(index)
   }
 
-  /// Registers `owner` as the per-context record of descriptor `id` (cold), holding it.
-  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
-    let made = OwnerRef(holding: owner)
-    if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) {
-      old.release()
+  /// Registers `owner` as the per-context record of descriptor `id` (cold), holding it, and
+  /// `slot` as its keyless row here (`.none` for a keyed descriptor). One map operation: a
+  /// descriptor new here (the usual case) is one insertion.
+  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32, slot: Slot = .none) {
+    let made = DescriptorEntry(owner: OwnerRef(holding: owner), slot: slot)
+    if let old = maps.descriptors.updateValue(made, forKey: DescriptorKey(id)) {
+      // A record left by a released row (or a box's again): the new hold replaces it.
+      old.owner.release()
     } else {
       maps.ownersAddedSinceSweep &+= 1
     }
@@ -52,11 +55,11 @@ extension Graph {
   /// Forgets the per-context record of descriptor `id` (its rows here are gone), releasing
   /// this context's hold on it.
   @inlinable package func removeOwner(of id: Int32) {
-    maps.owners.removeValue(forKey: DescriptorKey(id))?.release()
+    maps.descriptors.removeValue(forKey: DescriptorKey(id))?.owner.release()
   }
 
   @inlinable package func owner(of id: Int32) -> RowOwner? {
-    maps.owners[DescriptorKey(id)]?.object
+    maps.descriptors[DescriptorKey(id)]?.owner.object
   }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
@@ -70,12 +73,8 @@ extension Graph {
 
   /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
   @inlinable package func slot(ofDescriptor id: Int32) -> Slot {
-    if let raw = maps.keylessSlots[DescriptorKey(id)] { return Slot(raw) }
+    if let entry = maps.descriptors[DescriptorKey(id)] { return Slot(entry.slot) }
     return .none
-  }
-
-  @inlinable package func setSlot(_ s: Slot, ofDescriptor id: Int32) {
-    maps.keylessSlots[DescriptorKey(id)] = s.raw
   }
 
   /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
@@ -186,8 +185,10 @@ extension Graph {
       endReaction(behavior)
     } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
-    } else if maps.keylessSlots[DescriptorKey(id)] == s.raw {
-      maps.keylessSlots[DescriptorKey(id)] = nil
+    } else if let i = maps.descriptors.index(forKey: DescriptorKey(id)),
+      maps.descriptors.values[i].slot == s.raw
+    {
+      maps.descriptors.values[i].slot = Slot.none.raw  // the record stays, with its hold
     }
   }
 }

@@ -117,8 +117,8 @@ package final class Graph<Edges: EdgeStore> {
     endExports()
     endAllReactions()
     // The context's holds on its descriptors go (other contexts' sweeps count on it).
-    for ref in mapsPointer.pointee.owners.values { ref.release() }
-    mapsPointer.pointee.owners.removeAll()
+    for entry in mapsPointer.pointee.descriptors.values { entry.owner.release() }
+    mapsPointer.pointee.descriptors.removeAll()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -391,13 +391,12 @@ package struct DescriptorKey: Hashable {
 /// made, in every context.
 @usableFromInline
 package struct ContextMaps {
-  /// The one row of each keyless descriptor in this context.
-  @usableFromInline package var keylessSlots: [DescriptorKey: Int32] = [:]
-  /// The per-context record of each descriptor (label, cache policy): one strong reference
-  /// each, counted in the descriptor's context holds (`OwnerRef`; a descriptor whose only
-  /// references are these is dropped: `Graph+Dropped.swift`). (Reactions have none: the graph
-  /// holds their `ReactionRow` through the behavior column.)
-  @usableFromInline package var owners: [DescriptorKey: OwnerRef] = [:]
+  /// Each descriptor's per-context record (label, cache policy): one strong reference each,
+  /// counted in the descriptor's context holds (`OwnerRef`; a descriptor whose only
+  /// references are these is dropped: `Graph+Dropped.swift`), and a keyless descriptor's one
+  /// row here (`DescriptorEntry`). (Reactions have none: the graph holds their `ReactionRow`
+  /// through the behavior column.)
+  @usableFromInline package var descriptors: [DescriptorKey: DescriptorEntry] = [:]
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false

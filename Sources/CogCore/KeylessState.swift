@@ -124,7 +124,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     let made = graph.makeKeylessRow(
       id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
       lifetime: lifetime)
-    graph.remember(made, id: id, cache: cache)
+    graph.remember(made, cache: cache)
     return made
   }
 

@@ -79,7 +79,7 @@ extension RowOwner {
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { -1 }
 }
 
-/// A context's strong reference to a descriptor's record (`ContextMaps.owners`), taken and
+/// A context's strong reference to a descriptor's record (`ContextMaps.descriptors`), taken and
 /// given back by hand rather than by a stored strong reference, so that a sweep can read the
 /// descriptor's reference count with no reference counting of its own (`ownerIsDropped`).
 @frozen @usableFromInline

@@ -8,14 +8,20 @@ import Testing
 struct DiagnosticsLayoutTests {
   @Test("the switches take padding: the fields after them keep their offsets")
   func padding() {
-    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.countsRuns) == 17)
-    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.hasDiagnostics) == 18)
-    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.sweepsAfterFlush) == 19)
-    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.ownersAddedSinceSweep) == 20)
-    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.keyIndexes) == 24)
+    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.countsRuns) == 9)
+    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.hasDiagnostics) == 10)
+    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.sweepsAfterFlush) == 11)
+    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.ownersAddedSinceSweep) == 12)
+    #expect(MemoryLayout<ContextMaps>.offset(of: \ContextMaps.keyIndexes) == 16)
     typealias Turns = TurnState<SharedEdgePool>
     #expect(MemoryLayout<Turns>.offset(of: \Turns.turnHooks) == 42)
     #expect(MemoryLayout<Turns>.offset(of: \Turns.drainIndex) == 48)
     #expect(MemoryLayout<Turns>.size == 96)
+    // `recompute`'s one byte for its cold paths, after `nextOrder`: the struct keeps its size.
+    typealias Track = Tracking<SharedEdgePool>
+    let cold = MemoryLayout<Track>.offset(of: \Track.coldRecompute)!
+    #expect(cold == MemoryLayout<Track>.offset(of: \Track.nextOrder)! + 4)
+    #expect(MemoryLayout<Track>.size == cold + 1)
+    #expect(MemoryLayout<Track>.stride == 40, "36 bytes and a stride of 40 without it")
   }
 }

@@ -3,15 +3,50 @@ import Testing
 
 // Test doubles for async cogs: work whose completion the test decides (`Jobs`), and a
 // sequence whose elements the test sends (`Feed`). Both live on the main actor, as the
-// runtime's tasks do, so that every step is ordered: a resumed continuation enqueues its task
-// on the main actor, and `settle()` lets the queued jobs run. No sleeps anywhere.
+// runtime's tasks do, and `settle()` lets what the test started run to the end. No sleeps.
 
 /// Lets the main actor run what is queued on it: resumed work, its outcome's turn, the next
-/// work a policy starts. Everything in these tests runs on the main actor, so a few yields
-/// drain it (each job queued before a yield runs before the test resumes).
+/// work a policy starts. A task the test resumes through a continuation (a job's work, a
+/// feed's iterator) does not go straight back to the main actor: it resumes on the global
+/// executor and hops from there, after any number of main-actor yields (1 to over 700 measured
+/// under CPU load), so yields alone cannot wait for it. `settle()` waits for those hand-offs
+/// (`HandOffs`), and yields between them for what they queue on the main actor (a new task
+/// goes straight there, behind what was queued before).
 @MainActor
 func settle() async {
-  for _ in 0..<8 { await Task.yield() }
+  for _ in 0..<8 {
+    await HandOffs.allLanded()
+    await Task.yield()
+  }
+  await HandOffs.allLanded()
+}
+
+/// The waiters the test doubles resumed and that have not run again yet (see `settle()`).
+/// A test double takes a ticket when it resumes a waiter it had stored and gives it back when
+/// that waiter runs on the main actor again; `allLanded()` waits for the tickets taken so far
+/// (not for later ones: tests run in parallel on the main actor).
+@MainActor
+enum HandOffs {
+  private static var nextTicket = 0
+  private static var inFlight: Set<Int> = []
+
+  /// A stored waiter is being resumed: its ticket.
+  static func resumed() -> Int {
+    nextTicket += 1
+    inFlight.insert(nextTicket)
+    return nextTicket
+  }
+
+  /// The waiter of `ticket` runs again.
+  static func landed(_ ticket: Int) { inFlight.remove(ticket) }
+
+  /// Waits until every waiter resumed before this call has run again. Yields (the main actor
+  /// runs what the landed waiters queue meanwhile) rather than suspending on a continuation of
+  /// its own, whose wake-up would take the same hop through the global executor.
+  static func allLanded() async {
+    let before = nextTicket
+    while let lowest = inFlight.min(), lowest <= before { await Task.yield() }
+  }
 }
 
 struct TestFailure: Error, Equatable {
@@ -29,12 +64,20 @@ final class Job<V: Sendable> {
   private var early: Result<V, any Error>?
   /// When set, the work ignores cancellation and returns this once resolved (a late result).
   var ignoresCancellation = false
+  /// The ticket of the resumed work's hand-off, until the work runs again (`HandOffs`).
+  private var handOff: Int?
 
   init(input: Int) { self.input = input }
 
   /// What the work awaits.
   func wait() async throws -> V {
-    try await withTaskCancellationHandler {
+    defer {
+      if let t = handOff {
+        handOff = nil
+        HandOffs.landed(t)
+      }
+    }
+    return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { c in
         if let early {
           self.early = nil
@@ -67,6 +110,7 @@ final class Job<V: Sendable> {
       return
     }
     continuation = nil
+    handOff = HandOffs.resumed()
     c.resume(with: result)
   }
 }
@@ -94,43 +138,47 @@ final class Feed<E: Sendable> {
   private var ended = false
   private(set) var iterators = 0
   private(set) var wasCancelled = false
+  /// The ticket of the resumed iterator's hand-off, until it runs again (`HandOffs`).
+  private var handOff: Int?
 
   init(name: Int) { self.name = name }
 
+  /// Resumes the waiting iterator with `element` (nil: the end).
+  private func hand(_ element: E?) {
+    guard let w = waiter else { return }
+    waiter = nil
+    handOff = HandOffs.resumed()
+    w.resume(returning: element)
+  }
+
   /// Hands `element` to the iterator (buffered if it is not waiting).
   func send(_ element: E) {
-    if let w = waiter {
-      waiter = nil
-      w.resume(returning: element)
-    } else {
-      buffer.append(element)
-    }
+    if waiter != nil { hand(element) } else { buffer.append(element) }
   }
 
   func end() {
     ended = true
-    if let w = waiter {
-      waiter = nil
-      w.resume(returning: nil)
-    }
+    hand(nil)
   }
 
   fileprivate func next() async -> E? {
     if !buffer.isEmpty { return buffer.removeFirst() }
     if ended || Task.isCancelled { return nil }
-    return await withTaskCancellationHandler {
+    let element = await withTaskCancellationHandler {
       await withUnsafeContinuation { c in waiter = c }
     } onCancel: {
       MainActor.assumeIsolated { self.cancelled() }
     }
+    if let t = handOff {
+      handOff = nil
+      HandOffs.landed(t)
+    }
+    return element
   }
 
   private func cancelled() {
     wasCancelled = true
-    if let w = waiter {
-      waiter = nil
-      w.resume(returning: nil)
-    }
+    hand(nil)
   }
 
   var sequence: FeedSequence<E> { FeedSequence(feed: self) }

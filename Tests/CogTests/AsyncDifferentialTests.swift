@@ -299,12 +299,31 @@ struct ConsumerModel {
 final class ConsumerProbe {
   var received: [Int] = []
   var busy: CheckedContinuation<Void, Never>?
+  /// The ticket of the resumed consumer's hand-off, until it runs again (`HandOffs`).
+  var handOff: Int?
   /// The case is ending: a slow consumer stops waiting after each value, so that the value
   /// its export still holds when the context goes away (it ends on the current value) cannot
   /// leave it waiting with nobody to resume it (the release-build hang of issue 29).
   var draining = false
   var task: Task<Void, Never>?
   var export: AsyncDiffExport?
+
+  /// Lets the busy consumer go on to its next value.
+  func release() {
+    guard let c = busy else { return }
+    busy = nil
+    handOff = HandOffs.resumed()
+    c.resume()
+  }
+
+  /// The slow consumer is busy with a value until the test releases it.
+  func beBusy() async {
+    await withCheckedContinuation { busy = $0 }
+    if let t = handOff {
+      handOff = nil
+      HandOffs.landed(t)
+    }
+  }
 }
 
 /// Runs one program on a runtime, step by step, against the model.
@@ -392,14 +411,12 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
     for i in jobs.indices { for job in jobs[i] where !job.isDone { job.succeed(77) } }
     for probe in probes {
       probe?.draining = true
-      probe?.busy?.resume()
-      probe?.busy = nil
+      probe?.release()
     }
     await CogTests.settle()
     for probe in probes {
       guard let probe else { continue }
-      probe.busy?.resume()
-      probe.busy = nil
+      probe.release()
       await probe.task?.value
     }
     return problem
@@ -418,7 +435,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       probe.export = export
       probe.task = export.consume { v in
         probe.received.append(v)
-        if !fast && !probe.draining { await withCheckedContinuation { probe.busy = $0 } }
+        if !fast && !probe.draining { await probe.beBusy() }
       }
       probes[i] = probe
       consumers[i] = ConsumerModel(fast: fast, received: [models[i].value], busy: !fast)
@@ -560,10 +577,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       if !slow.isEmpty {
         let i = slow[rng.int(slow.count)]
         consumers[i]!.take()
-        if let c = probes[i]?.busy {
-          probes[i]!.busy = nil
-          c.resume()
-        }
+        probes[i]!.release()
         return "a\(i)'s slow consumer takes"
       }
     }
@@ -652,10 +666,16 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
   /// consumers, the work started) is what the model expects. A chain's length in yields depends
   /// on what else the main actor has queued (other tests run on it too); `check` then compares
   /// everything, so a runtime that is only slow or that does too much still fails.
+  ///
+  /// `settle()` waits for every work, element and consumer the step resumed: a step whose
+  /// outcome changes nothing observable (a late or older result dropped, an equal value) has
+  /// nothing for `done` to wait for, and its outcome, landing in the next step, would
+  /// reach the runtime after that step's (the reaction then ran twice there).
   func settle(until done: () -> Bool) async {
     await CogTests.settle()
     var yields = 0
     while yields < 400 && !done() {
+      await HandOffs.allLanded()
       await Task.yield()
       yields += 1
     }

@@ -33,11 +33,13 @@ extension Cogs {
     if _slowPath(!graph.canStartOperation) { graph.misplaced("an export was started") }
     let s = n.resolve(in: graph)
     let (stream, continuation) = AsyncStream.makeStream(
-      of: N.Value.self, bufferingPolicy: .bufferingNewest(1))
+      of: CogExport<N.Value>.Numbered.self, bufferingPolicy: .bufferingNewest(1))
     let sink = ExportSink(
       row: graph.ref(s),
-      offer: { base, index in
-        if let v = base.assumingMemoryBound(to: N.Value?.self)[index] { continuation.yield(v) }
+      offer: { base, index, serial in
+        guard let v = base.assumingMemoryBound(to: N.Value?.self)[index] else { return false }
+        continuation.yield((serial, v))
+        return true
       },
       finish: {
         // Ended from here: no termination handler needed (it would only hop back to cancel
@@ -66,10 +68,14 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
   /// Iteration never throws: the sequence finishes when the subscription ends.
   public typealias Failure = Never
 
-  @usableFromInline let stream: AsyncStream<Value>
+  /// The buffered values with their serials (`ExportSink.offered`), so that the iterator can
+  /// tell its sink which one a consumer on the main actor received (`Cogs.settle`).
+  @usableFromInline typealias Numbered = (serial: UInt32, value: Value)
+
+  @usableFromInline let stream: AsyncStream<Numbered>
   @usableFromInline let registration: ExportRegistration
 
-  @usableFromInline init(stream: AsyncStream<Value>, registration: ExportRegistration) {
+  @usableFromInline init(stream: AsyncStream<Numbered>, registration: ExportRegistration) {
     self.stream = stream
     self.registration = registration
   }
@@ -77,10 +83,10 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
   /// The subscriber's iterator. Keeps the subscription while it is in use, even after the
   /// sequence itself was dropped.
   public struct AsyncIterator: AsyncIteratorProtocol {
-    @usableFromInline var base: AsyncStream<Value>.Iterator
+    @usableFromInline var base: AsyncStream<Numbered>.Iterator
     @usableFromInline let registration: ExportRegistration
 
-    @usableFromInline init(base: AsyncStream<Value>.Iterator, registration: ExportRegistration) {
+    @usableFromInline init(base: AsyncStream<Numbered>.Iterator, registration: ExportRegistration) {
       self.base = base
       self.registration = registration
     }
@@ -93,15 +99,31 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
     /// cancelled while it waits here ends the subscription at once, and one cancelled while
     /// its loop body runs, at its next call to `next()` (`cancel()` ends it from anywhere).
     @inlinable public mutating func next() async -> Value? {
-      if !Task.isCancelled, let v = await base.next() { return v }
+      if !Task.isCancelled, let v = await base.next() { return v.value }
       return await Self.ended(registration)
     }
 
     /// The next value, awaited on `actor` (see `next()`).
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
-      if !Task.isCancelled, let v = await base.next(isolation: actor) { return v }
+      if Task.isCancelled { return await Self.ended(registration) }
+      // A consumer on the main actor tells its sink that it waits, and which value it got, so
+      // that `Cogs.settle` waits for a value on its way to it.
+      let sink = actor === MainActor.shared ? registration.sink : nil
+      if let sink { Self.waits(sink, true, received: nil) }
+      let v = await base.next(isolation: actor)
+      if let sink { Self.waits(sink, false, received: v?.serial) }
+      if let v { return v.value }
       return await Self.ended(registration)
+    }
+
+    /// Tells `sink` whether its consumer (on the main actor, where this runs) waits in
+    /// `next()`, and the serial of the value it received.
+    @usableFromInline static func waits(_ sink: ExportSink, _ waits: Bool, received: UInt32?) {
+      MainActor.assumeIsolated {
+        sink.consumerWaits = waits
+        if let received { sink.received = received }
+      }
     }
 
     /// The sequence is over: makes sure the subscription ended (harmless if it had).

@@ -17,9 +17,16 @@ extension Cogs {
   /// wakes only when the test advances the clock, so settle, advance, settle.
   ///
   /// Other work is awaited, so work that waits on something the test has not done yet (a fake
-  /// not resolved) keeps it waiting. A followed sequence (`CogWork.stream`) may never end and
-  /// is not awaited: its elements already available are delivered. Consumers on other actors
-  /// than the main one are not waited for.
+  /// not resolved) keeps it waiting. An export's consumer on the main actor that waited in
+  /// `next()` when a turn offered it a value has that value when `settle()` returns (its task
+  /// comes back to the main actor through the global executor, after any number of yields:
+  /// settle waits for it). Consumers on other actors than the main one are not waited for.
+  ///
+  /// A followed sequence (`CogWork.stream`) may never end and is not awaited: the elements
+  /// whose turns are already queued on the main actor are delivered, but settle cannot see an
+  /// element on its way through another executor (an `AsyncStream` iterator that an element
+  /// resumed takes that path), which may publish after it returns. A test waits for such an
+  /// element's value itself.
   public func settle() async {
     let clock = graph.maps.hasDiagnostics ? graph.diagnostics.testClock as? CogTestClock : nil
     // Yields after the last work: each lets the main actor run one round of what is queued
@@ -27,7 +34,11 @@ extension Cogs {
     var quietRounds = 0
     while quietRounds < 8 {
       let tasks = graph.turns.asyncRows.values.flatMap(\.finiteTasks)
-      if tasks.count <= (clock?.sleeperCount ?? 0) {
+      if graph.isDeliveringExports {
+        // A consumer's value on its way back to the main actor: not quiet yet.
+        quietRounds = 0
+        await Task.yield()
+      } else if tasks.count <= (clock?.sleeperCount ?? 0) {
         quietRounds += 1
         await Task.yield()
       } else if clock != nil {

@@ -53,13 +53,24 @@ package final class ExportSink {
   /// The row's `changedAt` when a value was last offered.
   @usableFromInline package var offeredAt: UInt32 = 0
   /// Hands the row's value to the buffer: entry `index` of the typed column whose storage
-  /// starts at `base` (a buffer of `Value?`).
-  @usableFromInline package let offer: @MainActor (UnsafeMutableRawPointer, Int) -> Void
+  /// starts at `base` (a buffer of `Value?`), numbered `serial`. Returns whether it did.
+  @usableFromInline package let offer: @MainActor (UnsafeMutableRawPointer, Int, UInt32) -> Bool
   /// Ends the subscriber's sequence (its export was cancelled, or the context went away).
   @usableFromInline package let finish: @MainActor () -> Void
+  /// The serial of the last value handed to the buffer (they count from 1).
+  @usableFromInline package var offered: UInt32 = 0
+  /// The serial of the last value a consumer on the main actor received.
+  @usableFromInline package var received: UInt32 = 0
+  /// A consumer on the main actor is in `next()` (the binding's iterator says so). A value it
+  /// has not received reaches it through the global executor, after any number of main-actor
+  /// yields: `Cogs.settle` waits for it (`isDelivering`).
+  @usableFromInline package var consumerWaits = false
+
+  /// Whether a value is on its way to a consumer on the main actor.
+  @inlinable package var isDelivering: Bool { consumerWaits && received != offered }
 
   @usableFromInline package init(
-    row: SlotRef, offer: @escaping @MainActor (UnsafeMutableRawPointer, Int) -> Void,
+    row: SlotRef, offer: @escaping @MainActor (UnsafeMutableRawPointer, Int, UInt32) -> Bool,
     finish: @escaping @MainActor () -> Void
   ) {
     self.row = row

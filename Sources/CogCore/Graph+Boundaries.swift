@@ -83,7 +83,13 @@ extension Graph {
     if sink.offeredAt == at { return }
     sink.offeredAt = at
     guard let base = valueBase[Int(rows.typeIndex[s])] else { return }
-    sink.offer(base, Int(rows.valueIndex[s]))
+    let serial = sink.offered &+ 1
+    if sink.offer(base, Int(rows.valueIndex[s]), serial) { sink.offered = serial }
+  }
+
+  /// Whether a value is on its way to an export's consumer on the main actor.
+  @inlinable package var isDeliveringExports: Bool {
+    maps.exports.values.contains { $0.contains { $0.isDelivering } }
   }
 
   // MARK: The flush's steps 3–5

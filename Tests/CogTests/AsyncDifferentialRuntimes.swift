@@ -193,8 +193,10 @@ final class AsyncLayoutRuntime<Edges: EdgeStore>: AsyncDiffRuntime {
     let s = n.resolve(in: graph)
     let sink = ExportSink(
       row: graph.ref(s),
-      offer: { base, index in
-        if let v = base.assumingMemoryBound(to: Int?.self)[index] { continuation.yield(v) }
+      offer: { base, index, _ in
+        guard let v = base.assumingMemoryBound(to: Int?.self)[index] else { return false }
+        continuation.yield(v)
+        return true
       },
       finish: { continuation.finish() })
     graph.addExport(sink)

@@ -1,4 +1,5 @@
 @_spi(Testing) import Cog
+import Synchronization
 import Testing
 
 // Test doubles for async cogs: work whose completion the test decides (`Jobs`), and a
@@ -211,4 +212,40 @@ final class Seen<V> {
   var values: [V] = []
   var statuses: [CogAsyncStatus] = []
   var pending: [Bool] { statuses.map(\.isPending) }
+}
+
+/// A task executor that holds the jobs enqueued on it until released, then passes them (and
+/// every later one) to the global executor. A task that prefers it (`withTaskExecutorPreference`)
+/// resumes here when a continuation it waits on is resumed, instead of on the global executor:
+/// the test decides when that hop back to the main actor happens.
+final class HeldExecutor: TaskExecutor, Sendable {
+  private let state: Mutex<(open: Bool, jobs: [UnownedJob])>
+
+  /// Holding from the start, or (`holding: false`) from `hold()` on.
+  init(holding: Bool = true) { state = Mutex((!holding, [])) }
+
+  /// Holds the jobs enqueued from now on.
+  func hold() { state.withLock { $0.open = false } }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let open = state.withLock { s in
+      if !s.open { s.jobs.append(job) }
+      return s.open
+    }
+    if open { globalConcurrentExecutor.enqueue(job) }
+  }
+
+  /// Releases the held jobs once the main actor has yielded `yields` times.
+  @MainActor func release(afterYields yields: Int) -> Task<Void, Never> {
+    Task { @MainActor in
+      for _ in 0..<yields { await Task.yield() }
+      let jobs = state.withLock { s in
+        s.open = true
+        defer { s.jobs = [] }
+        return s.jobs
+      }
+      for job in jobs { globalConcurrentExecutor.enqueue(job) }
+    }
+  }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 /// The async test doubles against `settle()`: a task the test resumes through a continuation
@@ -46,33 +45,5 @@ struct AsyncSupportTests {
     await release.value
     feed.end()
     await task.value
-  }
-}
-
-/// A task executor that holds the jobs enqueued on it until released, then passes them (and
-/// every later one) to the global executor.
-final class HeldExecutor: TaskExecutor, Sendable {
-  private let state = Mutex<(open: Bool, jobs: [UnownedJob])>((false, []))
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let open = state.withLock { s in
-      if !s.open { s.jobs.append(job) }
-      return s.open
-    }
-    if open { globalConcurrentExecutor.enqueue(job) }
-  }
-
-  /// Releases the held jobs once the main actor has yielded `yields` times.
-  @MainActor func release(afterYields yields: Int) -> Task<Void, Never> {
-    Task { @MainActor in
-      for _ in 0..<yields { await Task.yield() }
-      let jobs = state.withLock { s in
-        s.open = true
-        defer { s.jobs = [] }
-        return s.jobs
-      }
-      for job in jobs { globalConcurrentExecutor.enqueue(job) }
-    }
   }
 }

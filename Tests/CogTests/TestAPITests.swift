@@ -65,6 +65,31 @@ struct TestAPISettleTests {
     await consumer.value
   }
 
+  @Test("settle waits for the value of a consumer on the main actor however long its hop takes")
+  func settleWaitsForExportHop() async {
+    let count = Cog(0, label: "count")
+    let cogs = Cogs()
+    let values = cogs.export(count)
+    // The consumer's task comes back through this executor: held, after its first value, for
+    // 100 yields.
+    let held = HeldExecutor(holding: false)
+    var seen: [Int] = []
+    let consumer = Task { @MainActor in
+      await withTaskExecutorPreference(held) {
+        for await v in values { seen.append(v) }
+      }
+    }
+    await cogs.settle()
+    held.hold()
+    cogs.turn("increment") { w in w[count] = 1 }
+    let release = held.release(afterYields: 100)
+    await cogs.settle()
+    #expect(seen == [0, 1])
+    await release.value
+    values.cancel()
+    await consumer.value
+  }
+
   @Test("the test clock wakes sleepers in deadline order, at once when due, and on cancellation")
   func clock() async throws {
     let clock = CogTestClock()

@@ -2,6 +2,7 @@
 import CogCore
 import CogEdgePool
 import CogLayoutBinding
+import Foundation
 
 /// What the async differential family needs of a runtime: sources, sync computeds, async cogs
 /// under every policy, reactions, turns, outermost reads, `status(of:)` and exports. The public
@@ -64,6 +65,18 @@ struct AsyncDiffStatus: Equatable, CustomStringConvertible {
 /// One export subscription: a consuming task runs `onValue` for each value, in order.
 @MainActor
 final class AsyncDiffExport {
+  /// The executor the consuming tasks prefer, so that `settle()` waits for their hops: into
+  /// the stream's `next()` (off the main actor: a task cancelled before it got there ends its
+  /// export only when it does) and back with a value or the end.
+  /// `COG_ASYNC_DIFF_HOP_YIELDS=N[/k]` makes (every k-th) hop wait N main-actor yields first,
+  /// to find what `settle()` misses.
+  nonisolated static let hops: TrackedExecutor = {
+    // "N" (every hop waits N yields) or "N/k" (every k-th hop does).
+    let hold = (ProcessInfo.processInfo.environment["COG_ASYNC_DIFF_HOP_YIELDS"] ?? "")
+      .split(separator: "/").map { Int($0) ?? 0 }
+    return TrackedExecutor(holdFor: hold.first ?? 0, every: hold.count > 1 ? hold[1] : 1)
+  }()
+
   let consume: (@escaping @MainActor (Int) async -> Void) -> Task<Void, Never>
   let cancel: @MainActor () -> Void
   let isCancelled: @MainActor () -> Bool
@@ -130,7 +143,13 @@ final class AsyncPublicRuntime: AsyncDiffRuntime {
   func export(_ n: Cog<Int>) -> AsyncDiffExport {
     let e = cogs.export(n)
     return AsyncDiffExport(
-      consume: { onValue in Task { @MainActor in for await v in e { await onValue(v) } } },
+      consume: { onValue in
+        Task { @MainActor in
+          await withTaskExecutorPreference(AsyncDiffExport.hops) {
+            for await v in e { await onValue(v) }
+          }
+        }
+      },
       cancel: { e.cancel() }, isCancelled: { e.isCancelled })
   }
 }
@@ -214,8 +233,10 @@ final class AsyncLayoutRuntime<Edges: EdgeStore>: AsyncDiffRuntime {
     return AsyncDiffExport(
       consume: { onValue in
         Task { @MainActor in
-          var it = stream.makeAsyncIterator()
-          while !Task.isCancelled, let v = await it.next() { await onValue(v) }
+          await withTaskExecutorPreference(AsyncDiffExport.hops) {
+            var it = stream.makeAsyncIterator()
+            while !Task.isCancelled, let v = await it.next() { await onValue(v) }
+          }
           end()
         }
       },

@@ -316,9 +316,21 @@ final class ConsumerProbe {
     c.resume()
   }
 
-  /// The slow consumer is busy with a value until the test releases it.
-  func beBusy() async {
-    await withCheckedContinuation { busy = $0 }
+  /// The consumer has `v`; a slow one is busy with it until the test releases it. Both in one
+  /// step on the main actor (the continuation's body), so that the test never sees the value
+  /// without the busy consumer: a call here from a task with an executor preference (the
+  /// consumers prefer `AsyncDiffExport.hops`) may go through the main actor's queue, even from
+  /// the main actor (seen in debug builds), so code before the call and after it can be
+  /// separate jobs with the test's step between them.
+  func receive(_ v: Int, slow: Bool) async {
+    guard slow && !draining else {
+      received.append(v)
+      return
+    }
+    await withCheckedContinuation { c in
+      received.append(v)
+      busy = c
+    }
     if let t = handOff {
       handOff = nil
       HandOffs.landed(t)
@@ -433,10 +445,7 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
       let probe = ConsumerProbe()
       let export = runtime.export(asyncNodes[i])
       probe.export = export
-      probe.task = export.consume { v in
-        probe.received.append(v)
-        if !fast && !probe.draining { await probe.beBusy() }
-      }
+      probe.task = export.consume { v in await probe.receive(v, slow: !fast) }
       probes[i] = probe
       consumers[i] = ConsumerModel(fast: fast, received: [models[i].value], busy: !fast)
     }
@@ -670,7 +679,12 @@ final class AsyncDiffCase<R: AsyncDiffRuntime> {
   /// `settle()` waits for every work, element and consumer the step resumed: a step whose
   /// outcome changes nothing observable (a late or older result dropped, an equal value) has
   /// nothing for `done` to wait for, and its outcome, landing in the next step, would
-  /// reach the runtime after that step's (the reaction then ran twice there).
+  /// reach the runtime after that step's (the reaction then ran twice there). It also waits
+  /// for the consumers' hops (`AsyncDiffExport.hops`): a consumer waits in its stream's
+  /// `next()` off the main actor, so a value on its way to it, or a consumer on its way into
+  /// `next()` (a cancellation before it got there ends the export only when it does), took
+  /// more than this loop's 400 yields under load (the long run's "consumer received" and
+  /// "export ended false" failures, about 1 case in 128,000).
   func settle(until done: () -> Bool) async {
     await CogTests.settle()
     var yields = 0

@@ -1,4 +1,5 @@
 @_spi(Testing) import Cog
+import Dispatch
 import Synchronization
 import Testing
 
@@ -11,8 +12,9 @@ import Testing
 /// feed's iterator) does not go straight back to the main actor: it resumes on the global
 /// executor and hops from there, after any number of main-actor yields (1 to over 700 measured
 /// under CPU load), so yields alone cannot wait for it. `settle()` waits for those hand-offs
-/// (`HandOffs`), and yields between them for what they queue on the main actor (a new task
-/// goes straight there, behind what was queued before).
+/// (`HandOffs`), and for the hops of tasks on a `TrackedExecutor` (an export's consumer, which
+/// waits in an `AsyncStream` off the main actor), and yields between them for what they queue
+/// on the main actor (a new task goes straight there, behind what was queued before).
 @MainActor
 func settle() async {
   for _ in 0..<8 {
@@ -41,12 +43,88 @@ enum HandOffs {
   /// The waiter of `ticket` runs again.
   static func landed(_ ticket: Int) { inFlight.remove(ticket) }
 
-  /// Waits until every waiter resumed before this call has run again. Yields (the main actor
-  /// runs what the landed waiters queue meanwhile) rather than suspending on a continuation of
-  /// its own, whose wake-up would take the same hop through the global executor.
+  /// Waits until every waiter resumed before this call has run again, and every job enqueued
+  /// on a `TrackedExecutor` before it has run. Yields (the main actor runs what the landed
+  /// waiters queue meanwhile) rather than suspending on a continuation of its own, whose
+  /// wake-up would take the same hop through the global executor. A hand-off that never lands
+  /// (a runtime that loses a task) fails the test after a million yields instead of hanging it.
   static func allLanded() async {
     let before = nextTicket
-    while let lowest = inFlight.min(), lowest <= before { await Task.yield() }
+    let hopsBefore = hops.withLock { $0.next }
+    for _ in 0..<1_000_000 {
+      if let lowest = inFlight.min(), lowest <= before {
+      } else if let lowest = hops.withLock({ $0.inFlight.min() }), lowest <= hopsBefore {
+      } else {
+        return
+      }
+      await Task.yield()
+    }
+    Issue.record("a hand-off did not land in a million main-actor yields")
+  }
+
+  /// The jobs enqueued on a `TrackedExecutor` that have not run yet: tickets as above, taken
+  /// and given back off the main actor.
+  private nonisolated static let hops = Mutex<(next: Int, inFlight: Set<Int>)>((0, []))
+
+  /// A job was enqueued on a `TrackedExecutor`: its ticket.
+  nonisolated static func hopTaken() -> Int {
+    hops.withLock { h in
+      h.next += 1
+      h.inFlight.insert(h.next)
+      return h.next
+    }
+  }
+
+  /// The job of `ticket` ran: its task is queued on the main actor, waits on something, or
+  /// is done.
+  nonisolated static func hopLanded(_ ticket: Int) {
+    _ = hops.withLock { $0.inFlight.remove(ticket) }
+  }
+}
+
+/// A task executor that tracks the jobs of the tasks that prefer it
+/// (`withTaskExecutorPreference`), for `settle()`: a task that waits off the main actor (in an
+/// `AsyncStream`'s `next()`, whose iterator runs on the global executor) or that a
+/// continuation resumed runs its next job here, and from here hops to the main actor. Each job
+/// holds a ticket (`HandOffs`) from its enqueueing until it has run, so `settle()` waits for
+/// the hops of such tasks however long the global executor takes to run them, which counting
+/// main-actor yields cannot (the differential test's export consumers: a consumer on its way
+/// into `next()` when its task is cancelled, a value on its way to a consumer).
+///
+/// `holdFor`: every `every`-th job waits that many main-actor yields before it runs (a hop
+/// made slow on purpose: `COG_ASYNC_DIFF_HOP_YIELDS`, and the tests of `settle()` itself).
+final class TrackedExecutor: TaskExecutor, Sendable {
+  let holdFor: Int
+  let every: Int
+  private let count = Mutex(0)
+
+  init(holdFor: Int = 0, every: Int = 1) {
+    self.holdFor = holdFor
+    self.every = max(every, 1)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let ticket = HandOffs.hopTaken()
+    let n = count.withLock { c in
+      c += 1
+      return c % every == 0 ? holdFor : 0
+    }
+    if n == 0 {
+      run(job, ticket)
+    } else {
+      Task { @MainActor in
+        for _ in 0..<n { await Task.yield() }
+        self.run(job, ticket)
+      }
+    }
+  }
+
+  private func run(_ job: UnownedJob, _ ticket: Int) {
+    DispatchQueue.global().async {
+      job.runSynchronously(on: self.asUnownedTaskExecutor())
+      HandOffs.hopLanded(ticket)
+    }
   }
 }
 

@@ -111,7 +111,15 @@ public struct CogExport<Value: Sendable>: AsyncSequence, Sendable {
       // that `Cogs.settle` waits for a value on its way to it.
       let sink = actor === MainActor.shared ? registration.sink : nil
       if let sink { Self.waits(sink, true, received: nil) }
-      let v = await base.next(isolation: actor)
+      // The stream's next() runs off `actor`: a task cancelled on its way there has no handler
+      // of the stream's to tell yet, so this one ends the subscription (once it reaches the
+      // stream, the stream's `onTermination` would too, later).
+      let registration = registration
+      let v = await withTaskCancellationHandler {
+        await base.next(isolation: actor)
+      } onCancel: {
+        Task { @MainActor in registration.cancel() }
+      }
       if let sink { Self.waits(sink, false, received: v?.serial) }
       if let v { return v.value }
       return await Self.ended(registration)

@@ -20,7 +20,9 @@ extension Cogs {
   /// not resolved) keeps it waiting. An export's consumer on the main actor that waited in
   /// `next()` when a turn offered it a value has that value when `settle()` returns (its task
   /// comes back to the main actor through the global executor, after any number of yields:
-  /// settle waits for it). Consumers on other actors than the main one are not waited for.
+  /// settle waits for it), and one whose task was cancelled while in `next()` has ended its
+  /// subscription (even on its way into the stream's `next()`, which runs off the main actor).
+  /// Consumers on other actors than the main one are not waited for.
   ///
   /// A followed sequence (`CogWork.stream`) may never end and is not awaited: the elements
   /// whose turns are already queued on the main actor are delivered, but settle cannot see an

@@ -90,6 +90,34 @@ struct TestAPISettleTests {
     await consumer.value
   }
 
+  @Test("a consumer cancelled on its way into next() has ended its export when settle returns")
+  func settleEndsConsumerCancelledOnItsWayIntoNext() async {
+    let count = Cog(0, label: "count")
+    let cogs = Cogs()
+    let values = cogs.export(count)
+    // The stream's next() runs off the main actor: after its first value the consumer's way
+    // there goes through this executor, held for 100 yields.
+    let held = HeldExecutor(holding: false)
+    var seen: [Int] = []
+    let consumer = Task { @MainActor in
+      await withTaskExecutorPreference(held) {
+        for await v in values {
+          seen.append(v)
+          held.hold()
+        }
+      }
+    }
+    await cogs.settle()
+    #expect(seen == [0])
+    consumer.cancel()
+    let release = held.release(afterYields: 100)
+    await cogs.settle()
+    #expect(values.isCancelled)
+    await release.value
+    await consumer.value
+    #expect(values.isCancelled)
+  }
+
   @Test("the test clock wakes sleepers in deadline order, at once when due, and on cancellation")
   func clock() async throws {
     let clock = CogTestClock()

@@ -126,21 +126,28 @@ enum MemoryCommand {
     let allocations = AllocationProducer()
     allocations.reset()
     allocations.hook()
-    let (before, after) = try StorageProbe.statesAtScale(n) {
+    let phases = try StorageProbe.statesAtScale(n) {
       (try MemoryFile.residentBytes(), allocations.snapshot().liveBytes)
     }
     allocations.unhook()
     let states = 2 * n
     var heap: Double?
+    var split: MemoryFile.HeapSplit?
     var why: String?
-    if let a = after.1.value, let b = before.1.value {
+    if let b = phases.before.1.value, let s = phases.afterSources.1.value,
+      let c = phases.afterComputeds.1.value, let a = phases.after.1.value
+    {
       heap = Double(a - b) / Double(states)
+      split = MemoryFile.HeapSplit(
+        perSource: Double(s - b) / Double(n), perComputed: Double(c - s) / Double(n),
+        contextPerState: Double(a - c) / Double(states))
     } else {
-      why = after.1.unavailableReason ?? before.1.unavailableReason ?? "not counted"
+      why = phases.after.1.unavailableReason ?? phases.before.1.unavailableReason ?? "not counted"
     }
     let scale = MemoryFile.Scale(
-      states: states, residentBytesPerState: Double(after.0 - before.0) / Double(states),
-      heapBytesPerState: heap, heapUnavailable: why)
+      states: states,
+      residentBytesPerState: Double(phases.after.0 - phases.before.0) / Double(states),
+      heapBytesPerState: heap, heapUnavailable: why, heapSplit: split)
     FileHandle.standardOutput.write(try JSONEncoder().encode(scale))
     return .ok
   }

@@ -41,6 +41,17 @@ struct MemoryFile: Codable, SideRecordFile {
     /// nil when the counter could not run, with `heapUnavailable` saying why.
     var heapBytesPerState: Double?
     var heapUnavailable: String?
+    /// The live heap by phase (absent in files before it was recorded).
+    var heapSplit: HeapSplit?
+  }
+
+  /// The scale's live heap split by what added it: a source (its `Cog` and the app's array
+  /// slot), a computed (its `Cog`, behavior, closure context and array slot), and the
+  /// context's share (rows, values, edges, maps) per state.
+  struct HeapSplit: Codable {
+    var perSource: Double
+    var perComputed: Double
+    var contextPerState: Double
   }
 
   /// Bytes of one descriptor object of `cog` (`Cog<Int>`), from the class metadata.

@@ -57,6 +57,14 @@ extension PerfMarkdown {
           + "and \(fixed(s.residentBytesPerState, 1)) bytes of resident memory per state, all "
           + "in: descriptors, closures, rows, values, edges, the context's maps and the app's "
           + "two arrays of descriptors (goal ≤ 200, issue 23).")
+      if let split = s.heapSplit {
+        md.append("")
+        md.append(
+          "Live heap by phase: each source \(fixed(split.perSource, 1)) bytes (its `Cog` and "
+            + "its array slot), each computed \(fixed(split.perComputed, 1)) (its `Cog`, "
+            + "behavior, closure context and array slot), and the context "
+            + "\(fixed(split.contextPerState, 1)) per state (rows, values, edges and maps).")
+      }
       md.append("")
     }
     return md

@@ -114,20 +114,32 @@ extension StorageProbe {
 extension StorageProbe {
   /// Issue 23's memory scale: `n` manual sources and `n` automatic cogs each reading one
   /// source, every computed read once in one context (so each has its row and its edge), as an
-  /// app would hold them (the descriptors in two arrays). `measure` runs before and after the
-  /// build, with everything still alive; returns what it returned both times.
-  @MainActor package static func statesAtScale<T>(_ n: Int, measure: () throws -> T) rethrows -> (
-    before: T, after: T
-  ) {
+  /// app would hold them (the descriptors in two arrays). `measure` runs four times, with
+  /// everything built so far still alive: before, after the sources, after the computeds,
+  /// and after the reads (so the phases split descriptors from the context's share).
+  @MainActor package static func statesAtScale<T>(_ n: Int, measure: () throws -> T) rethrows
+    -> ScalePhases<T>
+  {
     let before = try measure()
     let sources = (0..<n).map { Cog($0) }
+    let afterSources = try measure()
     let computeds = sources.map { s in Cog { c in c[s] &+ 1 } }
+    let afterComputeds = try measure()
     let cogs = Cogs()
     var sum = 0
     for c in computeds { sum &+= cogs[c] }
     let after = try measure()
-    // Everything stays alive until after the second reading.
+    // Everything stays alive until after the last reading.
     withExtendedLifetime((sources, computeds, cogs, sum)) {}
-    return (before, after)
+    return ScalePhases(
+      before: before, afterSources: afterSources, afterComputeds: afterComputeds, after: after)
+  }
+
+  /// What `statesAtScale` measured at each phase.
+  package struct ScalePhases<T> {
+    package var before: T
+    package var afterSources: T
+    package var afterComputeds: T
+    package var after: T
   }
 }

@@ -93,7 +93,7 @@ extension LayoutCog: StateName {
   }
 
   @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {
-    state.existing(in: graph, id: cache.id)
+    state.existing(in: graph, cache: cache)
   }
 }
 

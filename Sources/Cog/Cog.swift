@@ -183,7 +183,7 @@ extension Cog: StateName {
   }
 
   @MainActor @inlinable
-  package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph, id: cache.id) }
+  package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph, cache: cache) }
 }
 
 /// A cog named by an unretained reference (the workbench's handles): each requirement

@@ -39,13 +39,13 @@ extension Cogs {
     }
     var lifetime: CogLifetime? = nil
     if kind != .reaction {
-      lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.owner(of: id)?.cachePolicy)
+      lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.owner(ofRow: s)?.cachePolicy)
     }
     let isKeyed = graph.maps.keyIndexes[DescriptorKey(id)] != nil
     return CogGraphSnapshot.Node(
       id: Int(s.raw), label: graph.describe(s), kind: kind, lifetime: lifetime, flags: flags,
       value: value, version: kind == .reaction ? 0 : rows.changedAt[s],
-      box: isKeyed ? graph.owner(of: id)?.label ?? "box#\(id)" : nil,
+      box: isKeyed ? graph.owner(ofRow: s)?.label ?? "box#\(id)" : nil,
       dependencies: dependencies(of: s), subscribers: subscribers(of: s))
   }
 

@@ -74,7 +74,9 @@ extension Cogs {
 
   /// How many descriptors this context keeps a record of (reactions keep none: the graph
   /// holds their objects through the row).
-  @_spi(Testing) public var registeredOwnerCount: Int { graph.maps.descriptors.count }
+  @_spi(Testing) public var registeredOwnerCount: Int {
+    graph.maps.holdCount
+  }
 
   #if DEBUG
     /// Releases `cog`'s row whatever its lifetime (to exercise slot reuse).

@@ -64,7 +64,7 @@ extension Graph {
     let id = rows.descriptor[s]
     let label =
       rows.flags[s].contains(.reaction)
-      ? reactionName(s) ?? "reaction#\(id)" : owner(of: id)?.label ?? "state#\(id)"
+      ? reactionName(s) ?? "reaction#\(id)" : owner(ofRow: s)?.label ?? "state#\(id)"
     if let index = maps.keyIndexes[DescriptorKey(id)] {
       return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
     }

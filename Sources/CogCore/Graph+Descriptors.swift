@@ -14,34 +14,63 @@ extension Graph {
     return .none
   }
 
-  /// A cache miss: the row from the context's map, or `.none` when the descriptor has none
-  /// here yet; the cache remembers a row found.
+  /// A cache miss. The descriptor's row here is in its cache (`cachedKeylessSlot`, which
+  /// missed) while the cache names this context, or in the context's `keylessRows` while
+  /// the cache names another live context; `.none` when it has none here yet. A row found in
+  /// `keylessRows` takes the cache over from a context that is gone.
   @inlinable
   func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
-    let s = slot(ofDescriptor: id)
-    if !s.isNone { remember(s, cache: cache) }
-    return s
+    let holder = cache.contextSerial
+    if holder == keylessIdentity || maps.keylessRows.isEmpty { return .none }
+    guard let raw = maps.keylessRows[DescriptorKey(id)] else { return .none }
+    if holder == 0 || !LiveContexts.contains(holder) {
+      maps.keylessRows[DescriptorKey(id)] = nil
+      cache.set(context: keylessIdentity, slot: raw)
+    }
+    return Slot(raw)
   }
 
-  /// Records `s` as the descriptor's row in its cache (the context's map has it already:
-  /// `keylessSlotSlow` found it there, `makeKeylessRow` put it there).
-  @inlinable
-  func remember(_ s: Slot, cache: borrowing KeylessCache) {
-    cache.set(context: keylessIdentity, slot: s.raw)
+  /// Records `s`, a new row of the descriptor, in its cache when the cache is free (it names
+  /// no context, this one, or one that is gone), else in the context's `keylessRows`.
+  @inlinable @inline(__always)
+  func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
+    let holder = cache.contextSerial
+    if holder == 0 || holder == keylessIdentity || !LiveContexts.contains(holder) {
+      cache.set(context: keylessIdentity, slot: s.raw)
+    } else {
+      rememberElsewhere(s, id: id)
+    }
+  }
+
+  /// `remember` while another live context holds the cache (cold).
+  @inline(never) @inlinable
+  func rememberElsewhere(_ s: Slot, id: Int32) {
+    maps.keylessRows[DescriptorKey(id)] = s.raw
+  }
+
+  /// The row of a keyless descriptor here, or `.none`; neither makes one nor moves the cache.
+  @inlinable package func existingKeylessSlot(id: Int32, cache: borrowing KeylessCache) -> Slot {
+    let s = cachedKeylessSlot(id: id, cache: cache)
+    if !s.isNone { return s }
+    if let raw = maps.keylessRows[DescriptorKey(id)] { return Slot(raw) }
+    return .none
   }
 
   /// Makes the row of a keyless descriptor: its value pair, the row (a source without
-  /// `behavior`, a computed with one), and its entry in the context's map: the owner record
-  /// and the row. Cold: once per descriptor per context.
+  /// `behavior`, a computed with one) holding `owner`, and the cache entry (`remember`).
+  /// Cold: once per descriptor per context.
   @inlinable package func makeKeylessRow<V>(
     id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior?,
-    lifetime: RowLifetime
+    lifetime: RowLifetime, cache: borrowing KeylessCache
   ) -> Slot {
     let pair = allocateValuePair(typeIndex, initial: initial)
     let s = allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
       valueIndex: pair, behavior: behavior, lifetime: lifetime)
-    setOwner(owner, for: id, slot: s)
+    setHold(OwnerRef(holding: owner), of: s)
+    maps.holdCount &+= 1
+    maps.ownersAddedSinceSweep &+= 1
+    remember(s, id: id, cache: cache)
     return s
   }
 

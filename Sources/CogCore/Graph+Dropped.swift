@@ -1,5 +1,6 @@
 /// Dropped descriptors (seed 000 §7: "ARC owns descriptors. The app context arena owns state
-/// rows."): a context holds the owner of each of its rows (`OwnerRef`), so a row never
+/// rows."): a context holds the descriptor of each of its rows (a keyless row itself,
+/// `ContextMaps.holds`; a keyed box through its record, `ContextMaps.owners`), so a row never
 /// outlives the descriptor that runs it; a descriptor whose only strong references are the
 /// contexts' holds has been dropped by the app, and nothing can name its rows again. A sweep
 /// finds such descriptors and releases their unobserved rows, then gives the holds back, and
@@ -7,8 +8,8 @@
 ///
 /// Sweeps run only when the graph is idle: after a flush once enough owners were registered
 /// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
-/// every owner, so "enough" is a quarter of them: sweeping then costs O(1) per registered
-/// owner, amortized, and a flush that registered none pays one comparison. A context can turn
+/// every hold, so "enough" is a quarter of them: sweeping then costs O(1) per hold taken,
+/// amortized, and a flush that registered none pays one comparison. A context can turn
 /// the automatic sweep off (`ContextMaps.sweepsAfterFlush`; the benchmark adapters do, and
 /// sweep untimed: swift/0008-descriptor-lifetime.md).
 ///
@@ -17,13 +18,13 @@
 /// loop (`collectSlow`, while `sweeping`). A chain of a million automatic cogs therefore goes
 /// row by row, iteratively: the graph gives each descriptor its last release itself.
 extension Graph {
-  /// After a flush: sweeps when the owners registered since the last sweep reach a quarter
-  /// of all owners.
+  /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
+  /// holds.
   @inlinable @inline(__always)
   func sweepIfDue() {
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
-    if Int(added) &* 4 < maps.descriptors.count || !maps.sweepsAfterFlush { return }
+    if !maps.sweepsAfterFlush || Int(added) &* 4 < maps.holdCount { return }
     sweepDropped()
   }
 
@@ -34,13 +35,17 @@ extension Graph {
   package func sweepDropped() {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
-    var dropped: [Int32] = []
-    for (key, entry) in maps.descriptors where ownerIsDropped(entry.owner) {
-      dropped.append(key.id)
+    var droppedRows: [Slot] = []
+    for raw in 0..<maps.holds.count {
+      let s = Slot(Int32(raw))
+      if let held = maps.holds[s], ownerIsDropped(held) { droppedRows.append(s) }
     }
-    if dropped.isEmpty { return }
+    var droppedRecords: [Int32] = []
+    for (key, record) in maps.owners where record.isDropped { droppedRecords.append(key.id) }
+    if droppedRows.isEmpty && droppedRecords.isEmpty { return }
     maps.sweeping = true
-    for id in dropped { releaseDropped(id) }
+    for s in droppedRows where isUnobserved(s) { release(s) }
+    for id in droppedRecords { releaseDropped(id) }
     collectSlow()
     maps.sweeping = false
   }
@@ -53,8 +58,9 @@ extension Graph {
     !edges.hasSubscribers(s) && rows.leases[s] == 0
   }
 
-  /// Releases the unobserved rows of dropped descriptor `id`; once it has none left here,
-  /// forgets it (its key storage too, for a keyed box) and gives the hold back.
+  /// Releases the unobserved rows of the dropped keyed box `id`; once it has none left here,
+  /// forgets it (its key storage too) and gives the hold back. (A record the graph made
+  /// itself is never dropped; its row goes with its async row.)
   @inline(never) @inlinable
   package func releaseDropped(_ id: Int32) {
     let key = DescriptorKey(id)
@@ -68,25 +74,42 @@ extension Graph {
       }
       if left > 0 { return }
       maps.keyIndexes[key] = nil
-    } else {
-      let s = slot(ofDescriptor: id)
-      if !s.isNone {
-        if !isUnobserved(s) { return }
-        release(s)
-      }
     }
     removeOwner(of: id)
   }
 
+  /// Whether row `s`'s descriptor has been dropped by the app (its hold, or its record's).
+  @inlinable
+  func isDropped(_ s: Slot) -> Bool {
+    if let held = hold(of: s) { return ownerIsDropped(held) }
+    return maps.owners[DescriptorKey(rows.descriptor[s])]?.isDropped ?? false
+  }
+
   /// Part of `collectSlow` while sweeping: an orphaned row, of any lifetime, goes if its
-  /// descriptor is dropped now (the row that read it was just released), and the hold with
-  /// the descriptor's last row.
+  /// descriptor is dropped now (the row that read it was just released).
   @inlinable
   func releaseIfDropped(_ s: Slot) {
-    let id = rows.descriptor[s]
-    guard let entry = maps.descriptors[DescriptorKey(id)], ownerIsDropped(entry.owner) else {
+    if let held = hold(of: s) {
+      if ownerIsDropped(held) && isUnobserved(s) { release(s) }
       return
     }
+    let id = rows.descriptor[s]
+    guard let record = maps.owners[DescriptorKey(id)], record.isDropped else { return }
     releaseDropped(id)
+  }
+
+  /// The context's holds go (its deinit): every keyless row's and every record's.
+  @inlinable
+  func releaseHolds() {
+    for raw in 0..<maps.holds.count {
+      let s = Slot(Int32(raw))
+      if let held = maps.holds[s] {
+        maps.holds[s] = nil
+        held.release()
+      }
+    }
+    for record in maps.owners.values { record.owner.release() }
+    maps.owners.removeAll()
+    maps.holdCount = 0
   }
 }

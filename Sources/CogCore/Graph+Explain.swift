@@ -184,9 +184,7 @@ extension Graph {
     let reason: TurnExplanation.ReleaseReason
     if f.contains(.reaction) {
       reason = .cancelled
-    } else if maps.sweeping, let entry = maps.descriptors[DescriptorKey(id)],
-      ownerIsDropped(entry.owner)
-    {
+    } else if maps.sweeping, isDropped(s) {
       reason = .descriptorDropped
     } else if d.explanations.evicting {
       reason = .evicted

@@ -1,6 +1,7 @@
 extension Graph {
   /// Verifies the structure: no row is left computing or being checked, released rows have
-  /// no edges, and the edge store's own structure (each layout checks its own:
+  /// no edges and no hold, the count of held rows, every `keylessRows` entry names a live
+  /// row of its descriptor, and the edge store's own structure (each layout checks its own:
   /// `EdgeStore.checkInvariants`).
   ///
   /// Compiled only with `COG_INTERNAL_CHECKS`; otherwise an empty inlined function.
@@ -13,10 +14,24 @@ extension Graph {
 
   @inline(never) @usableFromInline
   func _checkInvariants() {
+    var held = 0
     for i in 0..<rows.count {
       let f = rows.flags[Slot(i)]
       precondition(!f.contains(.computing), "row s\(i) left computing")
       precondition(!f.contains(.visiting), "row s\(i) left visiting")
+      if hold(of: Slot(i)) != nil {
+        precondition(!f.contains(.released), "released row s\(i) still holds its descriptor")
+        held += 1
+      }
+    }
+    precondition(
+      held + maps.owners.count == maps.holdCount,
+      "\(maps.holdCount) holds counted, \(held) rows' and \(maps.owners.count) records' found")
+    for (key, raw) in maps.keylessRows {
+      let s = Slot(raw)
+      precondition(
+        !rows.flags[s].contains(.released) && rows.descriptor[s] == key.id,
+        "keylessRows names s\(raw) for descriptor \(key.id), which is not its row")
     }
     edges.checkInvariants(rowCount: rows.count) { rows.flags[$0].contains(.released) }
   }

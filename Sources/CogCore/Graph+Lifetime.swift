@@ -66,7 +66,7 @@ extension Graph {
   @inlinable
   func cacheRow(_ s: Slot) {
     let id = rows.descriptor[s]
-    let policy = owner(of: id)?.cachePolicy ?? (limit: Int.max, retention: .seconds(3600))
+    let policy = owner(ofRow: s)?.cachePolicy ?? (limit: Int.max, retention: .seconds(3600))
     if policy.limit <= 0 {
       release(s)
       return

@@ -39,27 +39,60 @@ extension Graph {
       + Int(index)
   }
 
-  /// Registers `owner` as the per-context record of descriptor `id` (cold), holding it, and
-  /// `slot` as its keyless row here (`.none` for a keyed descriptor). One map operation: a
-  /// descriptor new here (the usual case) is one insertion.
-  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32, slot: Slot = .none) {
-    let made = DescriptorEntry(owner: OwnerRef(holding: owner), slot: slot)
-    if let old = maps.descriptors.updateValue(made, forKey: DescriptorKey(id)) {
-      // A record left by a released row (or a box's again): the new hold replaces it.
-      old.owner.release()
+  /// Row `s`'s hold on its descriptor (a keyless row's), or nil.
+  @inlinable package func hold(of s: Slot) -> OwnerRef? {
+    Int(s.raw) < maps.holds.count ? maps.holds[s] : nil
+  }
+
+  /// Sets row `s`'s hold (the column grows to reach it).
+  @inlinable @inline(__always) func setHold(_ held: OwnerRef?, of s: Slot) {
+    let i = Int(s.raw)
+    if i < maps.holds.count {
+      maps.holds[s] = held
+    } else if let held {
+      // Usually a new row at the end: one append.
+      if i > maps.holds.count { maps.holds.extend(to: i, with: nil) }
+      maps.holds.append(held)
+    }
+  }
+
+  /// Registers `owner` as the per-context record of descriptor `id` (cold): a keyed box, or
+  /// the graph's own record for a status row. Keyless rows hold their descriptor themselves
+  /// (`makeKeylessRow`).
+  @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
+    let made = OwnerRecord(holding: owner)
+    if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) {
+      old.owner.release()  // a box's again: the new hold replaces it
     } else {
       maps.ownersAddedSinceSweep &+= 1
+      maps.holdCount &+= 1
     }
   }
 
   /// Forgets the per-context record of descriptor `id` (its rows here are gone), releasing
   /// this context's hold on it.
   @inlinable package func removeOwner(of id: Int32) {
-    maps.descriptors.removeValue(forKey: DescriptorKey(id))?.owner.release()
+    if let record = maps.owners.removeValue(forKey: DescriptorKey(id)) {
+      maps.holdCount &-= 1
+      record.owner.release()
+    }
   }
 
-  @inlinable package func owner(of id: Int32) -> RowOwner? {
-    maps.descriptors[DescriptorKey(id)]?.owner.object
+  /// The descriptor record of row `s`: its own hold (a keyless row), or its descriptor's
+  /// record in `owners`.
+  @inlinable package func owner(ofRow s: Slot) -> RowOwner? {
+    if let held = hold(of: s) { return held.object }
+    return maps.owners[DescriptorKey(rows.descriptor[s])]?.owner.object
+  }
+
+  /// The record of descriptor `id` (cold: names in the turn history). A keyless descriptor's
+  /// is found through its row, by a walk of the descriptor column.
+  @inline(never) @inlinable package func owner(ofDescriptor id: Int32) -> RowOwner? {
+    if let record = maps.owners[DescriptorKey(id)] { return record.owner.object }
+    for raw in 0..<maps.holds.count where rows.descriptor[Slot(Int32(raw))] == id {
+      if let held = maps.holds[Slot(Int32(raw))] { return held.object }
+    }
+    return nil
   }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
@@ -69,12 +102,6 @@ extension Graph {
 
   @inlinable package func keyIndex(of id: Int32) -> KeyedRowIndex? {
     maps.keyIndexes[DescriptorKey(id)]
-  }
-
-  /// The row of keyless descriptor `id`, or `.none` (cold: descriptors cache it).
-  @inlinable package func slot(ofDescriptor id: Int32) -> Slot {
-    if let entry = maps.descriptors[DescriptorKey(id)] { return Slot(entry.slot) }
-    return .none
   }
 
   /// Adds a row. Running rows (`.computed`, `.reaction`) start dirty so their first read runs
@@ -183,12 +210,24 @@ extension Graph {
     rows.descriptor[s] = -1
     if f.contains(.reaction) {
       endReaction(behavior)
+    } else if let held = hold(of: s) {
+      releaseHold(held, of: s, id: id)
     } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
-    } else if let i = maps.descriptors.index(forKey: DescriptorKey(id)),
-      maps.descriptors.values[i].slot == s.raw
-    {
-      maps.descriptors.values[i].slot = Slot.none.raw  // the record stays, with its hold
     }
+  }
+
+  /// The end of a keyless row's release: its entry in `keylessRows`, if any, goes, and then
+  /// its hold on the descriptor, which may go now (its teardown does not reach this graph).
+  @inline(never) @usableFromInline
+  func releaseHold(_ held: OwnerRef, of s: Slot, id: Int32) {
+    setHold(nil, of: s)
+    maps.holdCount &-= 1
+    if !maps.keylessRows.isEmpty, let i = maps.keylessRows.index(forKey: DescriptorKey(id)),
+      maps.keylessRows.values[i] == s.raw
+    {
+      maps.keylessRows.remove(at: i)
+    }
+    held.release()
   }
 }

@@ -102,6 +102,7 @@ package final class Graph<Edges: EdgeStore> {
     // Lifetime: cleared by `handle.give()` in deinit.
     handle.graph = Unmanaged.passUnretained(self)
     cog_add_live_graphs(1)
+    LiveContexts.insert(keylessIdentity)
   }
 
   isolated deinit {
@@ -117,8 +118,9 @@ package final class Graph<Edges: EdgeStore> {
     endExports()
     endAllReactions()
     // The context's holds on its descriptors go (other contexts' sweeps count on it).
-    for entry in mapsPointer.pointee.descriptors.values { entry.owner.release() }
-    mapsPointer.pointee.descriptors.removeAll()
+    releaseHolds()
+    LiveContexts.remove(keylessIdentity)
+    mapsPointer.pointee.holds.free()
     store.pointee.rows.free()
     store.pointee.edges.free()
     store.pointee.work.free()
@@ -386,17 +388,17 @@ package struct DescriptorKey: Hashable {
 }
 
 /// Per-context maps by descriptor id and type index: cold paths only (descriptors cache their
-/// row per context; see `DescriptorCache`). Dictionaries rather than arrays indexed by
-/// descriptor id: ids are process-wide, so an array would grow with every descriptor ever
-/// made, in every context.
+/// row per context; see `KeylessCache`, `DescriptorCache`). Dictionaries rather than arrays
+/// indexed by descriptor id: ids are process-wide, so an array would grow with every
+/// descriptor ever made, in every context.
 @usableFromInline
 package struct ContextMaps {
-  /// Each descriptor's per-context record (label, cache policy): one strong reference each,
-  /// counted in the descriptor's context holds (`OwnerRef`; a descriptor whose only
-  /// references are these is dropped: `Graph+Dropped.swift`), and a keyless descriptor's one
-  /// row here (`DescriptorEntry`). (Reactions have none: the graph holds their `ReactionRow`
-  /// through the behavior column.)
-  @usableFromInline package var descriptors: [DescriptorKey: DescriptorEntry] = [:]
+  /// The records of descriptors without a keyless row here (keyed boxes, async status rows):
+  /// one strong reference each, counted in the descriptor's context holds (`OwnerRecord`; a
+  /// descriptor whose only references are the contexts' holds is dropped:
+  /// `Graph+Dropped.swift`). Keyless rows hold their descriptor in `ContextMaps.holds`;
+  /// reactions have none (the graph holds their `ReactionRow` through the behavior column).
+  @usableFromInline package var owners: [DescriptorKey: OwnerRecord] = [:]
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
   @usableFromInline package var sweeping = false
@@ -440,6 +442,20 @@ package struct ContextMaps {
   /// Boundaries plus export subscribers: zero in a context that watches nothing, whose flush
   /// then skips steps 3–5 after one check.
   @usableFromInline package var watchers = 0
+
+  /// The rows of keyless descriptors whose one-entry cache names another live context
+  /// (`Graph.keylessSlotSlow`): empty while one context uses its descriptors, so a first
+  /// read adds no map entry.
+  @usableFromInline package var keylessRows: [DescriptorKey: Int32] = [:]
+  /// Each keyless row's hold on its descriptor (`OwnerRef`; nil for other rows, whose
+  /// records, if any, are in `owners`), by slot, up to the last keyless row: the row keeps
+  /// the descriptor alive until a sweep finds the app dropped it, and gives the hold back
+  /// when it is released. A column of the cold maps rather than of `RowColumns`: only a
+  /// first read, a release and a sweep touch it (`Graph.hold(of:)`).
+  @usableFromInline package var holds = RawColumn<OwnerRef?>(capacity: 0)
+  /// The context's holds: rows holding their descriptor (`holds`) plus `owners`' records;
+  /// what a sweep walks, and what `sweepIfDue` compares the new ones with.
+  @usableFromInline package var holdCount = 0
 
   // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }

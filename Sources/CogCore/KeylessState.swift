@@ -100,8 +100,8 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     graph.rows.descriptor[candidate] == id
   }
 
-  /// The row in `graph`, made (with `owner` as its per-context record, running `details`
-  /// if the state is automatic) if it has none. The behavior is the descriptor's, shared by
+  /// The row in `graph`, made (holding `owner`, running `details` if the state is
+  /// automatic) if it has none. The behavior is the descriptor's, shared by
   /// every context: it holds nothing of any one of them. `cache` is the owner's
   /// (`KeylessCache`, stored in the descriptor object, with the descriptor's id).
   @MainActor @inlinable @inline(__always)
@@ -113,7 +113,8 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     return resolveSlow(in: graph, cache: cache, owner: owner)
   }
 
-  /// A cache miss: the context's row, or a new one (cold: once per descriptor per context).
+  /// A cache miss: the context's row, or a new one (cold: once per descriptor per context,
+  /// and on each read in a context while another live context holds the cache).
   @MainActor @inlinable @inline(never)
   func resolveSlow(
     in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
@@ -121,15 +122,13 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     let id = cache.id
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }
-    let made = graph.makeKeylessRow(
+    return graph.makeKeylessRow(
       id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
-      lifetime: lifetime)
-    graph.remember(made, cache: cache)
-    return made
+      lifetime: lifetime, cache: cache)
   }
-
+  /// The row in `graph`, or `.none` (makes none).
   @MainActor @inlinable
-  package func existing(in graph: Graph<Edges>, id: Int32) -> Slot {
-    graph.slot(ofDescriptor: id)
+  package func existing(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
+    graph.existingKeylessSlot(id: cache.id, cache: cache)
   }
 }

@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// The graph stores `Unmanaged<RowBehavior>` in a column and calls through
 /// `_withUnsafeGuaranteedRef`: loading a closure from storage and calling it otherwise costs a
-/// retain and a release of its context per call. Lifetime: the context's owner record keeps
-/// the descriptor, and so its behavior, alive while the row exists (`OwnerRef`).
+/// retain and a release of its context per call. Lifetime: the row's hold on its descriptor
+/// (`ContextMaps.holds`; a keyed row's, its box's record) keeps the descriptor, and so its
+/// behavior, alive while the row exists.
 ///
 /// Not generic over the edge store: `run` gets the graph as `AnyObject` and downcasts it
 /// unchecked (`Graph.unchecked(_:)`; the behavior is made for the one edge store its
@@ -79,35 +80,39 @@ extension RowOwner {
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { -1 }
 }
 
-/// A context's strong reference to a descriptor's record (`ContextMaps.descriptors`), taken and
-/// given back by hand rather than by a stored strong reference, so that a sweep can read the
-/// descriptor's reference count with no reference counting of its own (`ownerIsDropped`).
+/// A context's strong reference to a descriptor's record, taken and given back by hand rather
+/// than by a stored strong reference, so that a sweep can read the descriptor's reference
+/// count with no reference counting of its own (`ownerIsDropped`). Held by a keyless row
+/// (`ContextMaps.holds`) or by a record in the context's map (`ContextMaps.owners`). Two words:
+/// an optional one fits the same 16 bytes (the object pointer's spare values).
 @frozen @usableFromInline
 package struct OwnerRef {
   // Lifetime: retained once in `init(holding:)` and released once in `release()`, called
-  // when the map entry goes (`Graph.removeOwner`, `setOwner`'s replacement, the graph's
-  // deinit); copies of the struct are borrowed views of that one reference.
+  // when the row or the map record goes (`Graph.release`, `removeOwner`, `setOwner`'s
+  // replacement, the graph's deinit); copies of the struct are borrowed views of that one
+  // reference.
   @usableFromInline package unowned(unsafe) let object: RowOwner
-  /// The object's address: the hold's release, and the sweep's count.
-  // Lifetime: the address of `object`, valid while this record's hold (above) lasts.
-  @usableFromInline package let address: UnsafeMutableRawPointer
-  /// Whether the record is a descriptor's (a record the graph made itself is never dropped).
-  @usableFromInline package let isDescriptor: Bool
 
+  /// Takes the hold (and counts it in the descriptor's holding contexts).
   @inlinable package init(holding owner: RowOwner) {
     object = owner
     // Lifetime: the retain taken here is this record's one hold, given back once in `release()`.
-    let u = Unmanaged.passUnretained(owner as AnyObject)
-    _ = u.retain()
-    address = u.toOpaque()
-    isDescriptor = owner.contextHold(1) > 0
+    _ = Unmanaged.passUnretained(owner as AnyObject).retain()
+    _ = owner.contextHold(1)
+  }
+
+  /// The object's address: the hold's release, and the sweep's count.
+  // Lifetime: valid while this record's hold (above) lasts.
+  @inlinable package var address: UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(object as AnyObject).toOpaque()
   }
 
   /// Gives the hold back; the descriptor may be freed now. The hold count is updated only
   /// when something else references the descriptor: the last reference's count dies with it,
   /// and the update's call would retain the descriptor around it.
   @inlinable package func release() {
-    if isDescriptor && cogStrongRetainCount(address) > 1 { _ = object.contextHold(-1) }
+    let address = self.address
+    if cogStrongRetainCount(address) > 1 { _ = object.contextHold(-1) }
     // Lifetime: balances the retain in `init(holding:)`; nothing reads `object` after this.
     Unmanaged<AnyObject>.fromOpaque(address).release()
   }
@@ -117,10 +122,10 @@ package struct OwnerRef {
 /// the contexts' holds. The count is read through the address, so the sweep itself holds no
 /// reference at any optimization level. One reference means only this context's hold; more
 /// than there are contexts means the app's; otherwise the holds are counted. A descriptor
-/// reachable only through weak references counts as dropped.
+/// reachable only through weak references counts as dropped. (A record the graph made itself
+/// is never dropped: `OwnerRecord.isDescriptor`.)
 @inlinable @inline(__always)
 func ownerIsDropped(_ ref: OwnerRef) -> Bool {
-  if !ref.isDescriptor { return false }
   let count = cogStrongRetainCount(ref.address)
   if count == 1 { return true }
   if count > Int(cog_get_live_graphs()) { return false }

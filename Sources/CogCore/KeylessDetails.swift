@@ -1,11 +1,10 @@
-/// What only some keyless descriptors need, kept out of the descriptor object so that a plain
-/// manual one stays at 64 bytes (`KeylessState`): its label, lifetime and cache policy, the
-/// equality object it owns, and, for an automatic one, the behavior its rows run (this object
-/// is that behavior: `KeylessBehavior`). A manual one with a label or an equality of its own
-/// gets a plain `KeylessDetails`, whose `run` is never called (its rows are sources).
-// Safety: immutable `let`s (the equality owner is a `Sendable` `SourceEquality`); `run` see base.
+/// What only some keyless descriptors have: a label, a lifetime other than `.context`, a
+/// cache policy, an equality of their own. Its own object, made only when one is given, so
+/// that a plain automatic cog's behavior stays at 64 bytes (swift/0008, "Memory per
+/// descriptor").
+// Safety: immutable `let`s (the equality owner is a `Sendable` `SourceEquality`).
 @usableFromInline
-package class KeylessDetails: RowBehavior, @unchecked Sendable {
+package final class KeylessExtras: @unchecked Sendable {
   /// The label given at declaration; empty for the default one.
   @usableFromInline package let givenLabel: String
   @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
@@ -13,17 +12,65 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
   @usableFromInline package let equalityOwner: AnyObject?
   @usableFromInline package let lifetime: RowLifetime
 
-  @inlinable
-  package init(
+  @usableFromInline
+  init(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
-    equalityOwner: AnyObject?, run: @escaping RowRun
+    equalityOwner: AnyObject?
   ) {
     givenLabel = label
     self.lifetime = lifetime
     self.cachePolicy = cachePolicy
     self.equalityOwner = equalityOwner
+  }
+
+  /// The extras for these, or nil when every one is the default.
+  @inlinable
+  package static func make(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    equalityOwner: AnyObject?
+  ) -> KeylessExtras? {
+    if label.isEmpty && lifetime == .context && cachePolicy == nil && equalityOwner == nil {
+      return nil
+    }
+    return makeSlow(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
+  }
+
+  @inline(never) @usableFromInline
+  static func makeSlow(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    equalityOwner: AnyObject?
+  ) -> KeylessExtras {
+    KeylessExtras(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
+  }
+}
+
+/// What only some keyless descriptors need, kept out of the descriptor object so that a plain
+/// manual one stays at 64 bytes (`KeylessState`): its extras (`KeylessExtras`) and, for an
+/// automatic one, the behavior its rows run (this object is that behavior:
+/// `KeylessBehavior`). A manual one with a label or an equality of its own gets a plain
+/// `KeylessDetails`, whose `run` is never called (its rows are sources).
+// Safety: an immutable `let`; `run` see base.
+@usableFromInline
+package class KeylessDetails: RowBehavior, @unchecked Sendable {
+  /// The label, lifetime, cache policy and own equality, when any is not the default.
+  @usableFromInline package let extras: KeylessExtras?
+
+  @inlinable
+  package init(
+    label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
+    equalityOwner: AnyObject?, run: @escaping RowRun
+  ) {
+    extras = KeylessExtras.make(
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
     super.init(run: run)
   }
+
+  /// The label given at declaration; empty for the default one.
+  @inlinable package var givenLabel: String { extras?.givenLabel ?? "" }
+  @inlinable package var cachePolicy: (limit: Int, retention: Duration)? { extras?.cachePolicy }
+  @inlinable package var lifetime: RowLifetime { extras?.lifetime ?? .context }
 
   /// A manual state's details (cold: only labeled states and ones with their own equality
   /// have them).

@@ -22,7 +22,8 @@ extension Graph {
   }
 
   /// A value pair for a new row in the typed column of `typeIndex` (cold: once per row).
-  @inlinable package func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
+  @inlinable @inline(__always)
+  package func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
     let c = column(typeIndex, as: Value.self)
     let pair = c.allocatePair(initial: initial)
     valueBase[Int(typeIndex)] = UnsafeMutableRawPointer(c.values.base)

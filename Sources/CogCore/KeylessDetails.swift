@@ -23,8 +23,10 @@ package final class KeylessExtras: @unchecked Sendable {
     self.equalityOwner = equalityOwner
   }
 
-  /// The extras for these, or nil when every one is the default.
-  @inlinable
+  /// The extras for these, or nil when every one is the default. Always inlined: a
+  /// declaration then tests constants (a call cost the layout binding a retain and a release
+  /// per declaration on cog/peak-memory-1000).
+  @inlinable @inline(__always)
   package static func make(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
     equalityOwner: AnyObject?

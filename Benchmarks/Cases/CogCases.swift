@@ -22,6 +22,7 @@ public enum CogCases {
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
     v.visit(CogDeepAPI(explainsTurns: true))
+    v.visit(CogDeepAPI(secondContext: true))
     visitBoundaryCases(&v)
   }
 }
@@ -579,12 +580,23 @@ func peakMemoryRow<S: ReactiveSystem, H: ReadableHandle>(
 /// (`Cogs.explainsTurns`), what explanations cost per recomputed row when on.
 public struct CogDeepAPI: BenchmarkCase {
   public let explainsTurns: Bool
-  public init(explainsTurns: Bool = false) { self.explainsTurns = explainsTurns }
-  public var id: String { explainsTurns ? "cog/deep-explained" : "cog/deep-api" }
+  /// `cog/deep-second-context`: another live context read the chain first.
+  public let secondContext: Bool
+  public init(explainsTurns: Bool = false, secondContext: Bool = false) {
+    self.explainsTurns = explainsTurns
+    self.secondContext = secondContext
+  }
+  public var id: String {
+    explainsTurns
+      ? "cog/deep-explained" : secondContext ? "cog/deep-second-context" : "cog/deep-api"
+  }
   public var summary: String {
     explainsTurns
       ? "cog/deep-api with explainsTurns on: what explaining every turn costs per recomputed row"
-      : "kairo/deep through Cog's own API: 50 chained automatic cogs read by one reaction"
+      : secondContext
+        ? "cog/deep-api in a second context: another live context read the chain first, so "
+          + "each read finds its row through this context's map"
+        : "kairo/deep through Cog's own API: 50 chained automatic cogs read by one reaction"
   }
   public var requirements: SystemCapabilities { .ownAPI }
   /// As kairo/deep: 51 turns, each rerunning the 50 computeds and the effect.
@@ -600,6 +612,6 @@ public struct CogDeepAPI: BenchmarkCase {
   {
     system.deepThroughOwnAPI(
       length: 50, iterationsPerSample: size.kairoIterations, explainsTurns: explainsTurns,
-      checks: checks)
+      secondContext: secondContext, checks: checks)
   }
 }

@@ -54,9 +54,13 @@ public protocol ReactiveSystem: AnyObject {
   /// iteration does what kairo/deep's does (a turn writing 1, then `length` turns writing
   /// `i`, each checked by reading the last computed) and checks the same values and effect
   /// runs. With `explainsTurns` the context explains every turn (`cog/deep-explained`: what
-  /// explanations cost when on). Nil by default.
+  /// explanations cost when on). With `secondContext`, another context of the system's,
+  /// alive for the case's life, reads the chain first (`cog/deep-second-context`: what a
+  /// context pays for descriptors whose one-entry cache another live context holds). Nil by
+  /// default.
   func deepThroughOwnAPI(
-    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
+    checks: CaseChecks
   ) -> PreparedCase?
 }
 
@@ -66,7 +70,8 @@ extension ReactiveSystem {
   @inlinable public func uiRead<T>(_ computed: ComputedHandle<T>) -> T { read(computed) }
   public var registrarCount: Int? { nil }
   public func deepThroughOwnAPI(
-    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
+    checks: CaseChecks
   ) -> PreparedCase? { nil }
 }
 

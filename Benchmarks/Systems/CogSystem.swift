@@ -129,7 +129,8 @@ public final class CogSystem: ReactiveSystem {
   /// cogs reading the previous one, a reaction, turns), no adapter in between.
   @inlinable
   public func deepThroughOwnAPI(
-    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
+    checks: CaseChecks
   ) -> PreparedCase? {
     let cogs = self.cogs
     let runs = OwnAPIRunCounter()
@@ -140,6 +141,14 @@ public final class CogSystem: ReactiveSystem {
       current = Cog { c in c[previous] + 1 }
     }
     let last = current
+    // The other context reads the chain first and lives as long as the case (the handles
+    // keep it, not the closure: a capture costs a retain per iteration): its rows hold the
+    // descriptors' caches, so this context finds each of its rows through its map.
+    let other: Cogs? = secondContext ? Cogs() : nil
+    if let other {
+      _ = other[last]
+      _ = handles.keep(other)
+    }
     built.append(
       cogs.react("deep-api") { c in
         _ = c[last]

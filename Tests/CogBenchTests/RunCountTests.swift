@@ -13,14 +13,17 @@ struct DeclaredRunCountTests {
   /// which are evaluated outside the main actor).
   nonisolated static let ids = [
     "kairo/broad", "kairo/deep", "kairo/diamond", "cog/deep-api", "cog/deep-explained",
+    "cog/deep-second-context",
     "sinks/deep", "sinks/broad", "sinks/diamond", "sinks/triangle", "sinks/fan-out",
   ]
 
   /// The case values behind `ids`, to prepare directly on a system the test keeps.
   static func benchmarkCase(_ id: String) -> (any BenchmarkCase)? {
     let all: [any BenchmarkCase] =
-      [KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI(), CogDeepAPI(explainsTurns: true)]
-      + SinkCase.Shape.allCases.map(SinkCase.init)
+      [
+        KairoBroad(), KairoDeep(), KairoDiamond(), CogDeepAPI(), CogDeepAPI(explainsTurns: true),
+        CogDeepAPI(secondContext: true),
+      ] + SinkCase.Shape.allCases.map(SinkCase.init)
     return all.first { $0.id == id }
   }
 

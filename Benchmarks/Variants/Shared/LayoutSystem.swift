@@ -123,7 +123,8 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   /// `cog/deep-api` through the workbench binding's API (what `CogSystem` does with Cog's).
   @inlinable
   package func deepThroughOwnAPI(
-    length: Int, iterationsPerSample: Int, explainsTurns: Bool, checks: CaseChecks
+    length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
+    checks: CaseChecks
   ) -> PreparedCase? {
     let cogs = self.cogs
     let runs = OwnAPIRunCounter()
@@ -134,6 +135,14 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
       current = LayoutCog<Int, Edges> { c in c[previous] + 1 }
     }
     let last = current
+    // The other context reads the chain first and lives as long as the case (the handles
+    // keep it, not the closure: a capture costs a retain per iteration): its rows hold the
+    // descriptors' caches, so this context finds each of its rows through its map.
+    let other = secondContext ? LayoutCogs<Edges>() : nil
+    if let other {
+      _ = other[last]
+      _ = handles.keep(other)
+    }
     built.append(
       cogs.react("deep-api") { c in
         _ = c[last]

@@ -23,7 +23,7 @@ extension Graph {
     let holder = cache.contextSerial
     if holder == keylessIdentity || maps.keylessRows.isEmpty { return .none }
     guard let raw = maps.keylessRows[DescriptorKey(id)] else { return .none }
-    if holder == 0 || !LiveContexts.contains(holder) {
+    if cacheIsFree(holder) {
       maps.keylessRows[DescriptorKey(id)] = nil
       cache.set(context: keylessIdentity, slot: raw)
     }
@@ -34,12 +34,19 @@ extension Graph {
   /// no context, this one, or one that is gone), else in the context's `keylessRows`.
   @inlinable @inline(__always)
   func remember(_ s: Slot, id: Int32, cache: borrowing KeylessCache) {
-    let holder = cache.contextSerial
-    if holder == 0 || holder == keylessIdentity || !LiveContexts.contains(holder) {
+    if cacheIsFree(cache.contextSerial) {
       cache.set(context: keylessIdentity, slot: s.raw)
     } else {
       rememberElsewhere(s, id: id)
     }
+  }
+
+  /// Whether a keyless descriptor's cache that names the context `holder` may be taken: it
+  /// names no context, this one, or one that is gone (never another live one, whose row may
+  /// be cached there).
+  @inlinable @inline(__always)
+  func cacheIsFree(_ holder: Int32) -> Bool {
+    holder == 0 || holder == keylessIdentity || !LiveContexts.contains(holder)
   }
 
   /// `remember` while another live context holds the cache (cold).

@@ -23,9 +23,8 @@ package final class KeylessExtras: @unchecked Sendable {
     self.equalityOwner = equalityOwner
   }
 
-  /// The extras for these, or nil when every one is the default. Always inlined: a
-  /// declaration then tests constants (a call cost the layout binding a retain and a release
-  /// per declaration on cog/peak-memory-1000).
+  /// The extras for these, or nil when every one is the default. Always inlined, so that a
+  /// declaration with the defaults tests constants and makes no call.
   @inlinable @inline(__always)
   package static func make(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,

@@ -11,8 +11,9 @@ package struct OwnerRecord {
   @usableFromInline package var isDescriptor: Bool
 
   @inlinable package init(holding object: RowOwner) {
-    owner = OwnerRef(holding: object)
-    isDescriptor = object.contextHold(0) > 0
+    var holds: Int32 = 0
+    owner = OwnerRef(holding: object, holds: &holds)
+    isDescriptor = holds > 0
   }
 
   /// Whether the app has dropped the descriptor (`ownerIsDropped`).

@@ -95,10 +95,17 @@ package struct OwnerRef {
 
   /// Takes the hold (and counts it in the descriptor's holding contexts).
   @inlinable package init(holding owner: RowOwner) {
+    var holds: Int32 = 0
+    self.init(holding: owner, holds: &holds)
+  }
+
+  /// Takes the hold; `holds` gets the descriptor's holding contexts now (`-1` for a record
+  /// the graph made itself: `RowOwner.contextHold`).
+  @inlinable package init(holding owner: RowOwner, holds: inout Int32) {
     object = owner
     // Lifetime: the retain taken here is this record's one hold, given back once in `release()`.
     _ = Unmanaged.passUnretained(owner as AnyObject).retain()
-    _ = owner.contextHold(1)
+    holds = owner.contextHold(1)
   }
 
   /// The object's address: the hold's release, and the sweep's count.

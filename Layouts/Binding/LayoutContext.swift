@@ -27,7 +27,9 @@ import CogCore
   }
   @inlinable package var curr: Value? {
     withGuaranteed(Graph<Edges>.inBody(graph)) { g in
-      g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
+      g.rows.flags[slot].contains(.hasValue)
+        ? g.loadValue(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self)
+        : nil
     }
   }
 }

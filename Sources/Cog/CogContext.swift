@@ -48,7 +48,9 @@ public struct CogContext<Value> {
   /// This cog's previous value; `nil` on its first run (scan).
   @inlinable public var curr: Value? {
     withGuaranteed(CogGraph.inBody(graph)) { g in
-      g.valuePointer(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self).pointee
+      g.rows.flags[slot].contains(.hasValue)
+        ? g.loadValue(Int32(g.rows.typeIndex[slot]), g.rows.valueIndex[slot], as: Value.self)
+        : nil
     }
   }
 }

@@ -37,8 +37,7 @@ extension Cogs {
     let sink = ExportSink(
       row: graph.ref(s),
       offer: { base, index, serial in
-        guard let v = base.assumingMemoryBound(to: N.Value?.self)[index] else { return false }
-        continuation.yield((serial, v))
+        continuation.yield((serial, ValueEntry<N.Value>.load(base, index)))
         return true
       },
       finish: {

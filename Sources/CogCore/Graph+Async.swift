@@ -15,10 +15,9 @@ extension Graph {
   /// (only on the first run: results change the value in turns of their own).
   @inlinable
   package func submitAsync<V>(_ work: AsyncWork<V>, at s: Slot, spec: AsyncSpec<V, Edges>) -> Bool {
-    let entry = valuePointer(spec.typeIndex, rows.valueIndex[s], as: V.self)
     var changed = false
-    if entry.pointee == nil {
-      entry.pointee = spec.initial
+    if !rows.flags[s].contains(.hasValue) {
+      storeValue(spec.initial, spec.typeIndex, rows.valueIndex[s])
       changed = true
     }
     // A body that saw a cycle's stale values starts nothing (its run is discarded).
@@ -62,11 +61,12 @@ extension Graph {
   @inlinable
   func writeAsyncStatusInPlace<V>(_ row: AsyncRow<V, Edges>) {
     let st = row.statusSlot
-    let entry = valuePointer(
-      AsyncStatusType.typeIndex, rows.valueIndex[st], as: CogAsyncStatus.self)
+    let vi = rows.valueIndex[st]
     let new = row.status
-    if let old = entry.pointee, CogAsyncStatus.same(old, new) { return }
-    entry.pointee = new
+    // A status row is a source: it holds a value from its start.
+    let old = loadValue(AsyncStatusType.typeIndex, vi, as: CogAsyncStatus.self)
+    if CogAsyncStatus.same(old, new) { return }
+    storeValue(new, AsyncStatusType.typeIndex, vi)
     revision &+= 1
     rows.changedAt[st] = revision
     propagate(from: st)
@@ -115,9 +115,7 @@ extension Graph {
     if ok, let row = turns.asyncRows[s.raw] {
       let st = row.statusSlot
       _ = mode == .tracked ? readTracked(st) : readUntracked(st)
-      status =
-        valuePointer(AsyncStatusType.typeIndex, rows.valueIndex[st], as: CogAsyncStatus.self)
-        .pointee.unsafelyUnwrapped
+      status = loadValue(AsyncStatusType.typeIndex, rows.valueIndex[st], as: CogAsyncStatus.self)
     }
     if isIdle {
       endOperation(after: s)

@@ -82,7 +82,9 @@ extension Graph {
     let at = rows.changedAt[s]
     if sink.offeredAt == at { return }
     sink.offeredAt = at
-    guard let base = valueBase[Int(rows.typeIndex[s])] else { return }
+    guard rows.flags[s].contains(.hasValue), let base = valueBase[Int(rows.typeIndex[s])] else {
+      return
+    }
     let serial = sink.offered &+ 1
     if sink.offer(base, Int(rows.valueIndex[s]), serial) { sink.offered = serial }
   }

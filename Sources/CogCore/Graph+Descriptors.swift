@@ -88,13 +88,14 @@ extension Graph {
   package func store<V>(_ new: V, at slot: Slot, typeIndex: Int32, same: (V, V) -> Bool) -> Bool {
     if _slowPath(isFailing) { return false }
     // The column may have grown while the body ran: locate the entry now.
-    let entry = valuePointer(typeIndex, rows.valueIndex[slot], as: V.self)
-    if let old = entry.pointee {
-      if same(old, new) { return false }
-      entry.pointee! = new  // in place: the entry holds a value, so its tag stays as it is
+    let entries = valueEntries(typeIndex)
+    let i = Int(rows.valueIndex[slot])
+    if rows.flags[slot].contains(.hasValue) {
+      if same(ValueEntry<V>.load(entries, i), new) { return false }
+      ValueEntry.replace(new, entries, i)
       return true
     }
-    entry.pointee = new
+    ValueEntry.store(new, entries, i)
     return true
   }
 

@@ -37,6 +37,8 @@ extension Graph {
   func describeValue(_ s: Slot, entry: Int32? = nil) -> String? {
     let ti = Int(rows.typeIndex[s])
     guard ti >= 0, ti < maps.columns.count, let column = maps.columns[ti] else { return nil }
+    // An entry named by the caller is a staged one, which holds a value.
+    if entry == nil && !rows.flags[s].contains(.hasValue) { return nil }
     return column.describe(entry: entry ?? rows.valueIndex[s])
   }
 

@@ -34,8 +34,7 @@ extension Graph {
   @inlinable @inline(__always)
   package func confirmed<N: StateName>(_ c: Slot, _ n: N) -> N.Value where N.Edges == Edges {
     edges.confirm(&run, version: rows.changedAt[c])
-    return valuePointer(n.typeIndex, rows.valueIndex[c], as: N.Value.self).pointee
-      .unsafelyUnwrapped
+    return loadValue(n.typeIndex, rows.valueIndex[c], as: N.Value.self)
   }
 
   /// `read`'s candidate `c` is `n`'s row but stale: refresh it, then finish as the fast path
@@ -110,7 +109,7 @@ extension Graph {
   /// The current value of row `s` of `n`.
   @inlinable @inline(__always)
   package func value<N: StateName>(_ s: Slot, _ n: N) -> N.Value {
-    valuePointer(n.typeIndex, rows.valueIndex[s], as: N.Value.self).pointee.unsafelyUnwrapped
+    loadValue(n.typeIndex, rows.valueIndex[s], as: N.Value.self)
   }
 
   /// After an outermost read: a row with a lifetime that nothing observes is handed to the
@@ -127,7 +126,9 @@ extension Graph {
   /// return a value, and there is none.
   @inline(never) @inlinable
   func cycleValue<T>(_ s: Slot, typeIndex: Int32, as: T.Type) -> T {
-    if let v = valuePointer(typeIndex, rows.valueIndex[s], as: T.self).pointee { return v }
+    if rows.flags[s].contains(.hasValue) {
+      return loadValue(typeIndex, rows.valueIndex[s], as: T.self)
+    }
     if let p = cyclePlaceholder(T.self) { return p }
     let names = describe(track.cycle ?? [s])
     fatalError(

@@ -17,7 +17,7 @@ extension Graph {
     let c = ValueColumn<Value>()
     maps.columns[i] = c
     valueBase.extend(to: i + 1, with: nil)
-    valueBase[i] = UnsafeMutableRawPointer(c.values.base)
+    valueBase[i] = c.base
     return c
   }
 
@@ -26,18 +26,27 @@ extension Graph {
   package func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
     let c = column(typeIndex, as: Value.self)
     let pair = c.allocatePair(initial: initial)
-    valueBase[Int(typeIndex)] = UnsafeMutableRawPointer(c.values.base)
+    valueBase[Int(typeIndex)] = c.base
     return pair
   }
 
-  /// The value entry `index` of the typed column `typeIndex`, read and written in place. The
-  /// hot path of every read: two loads, no class access, no reference counting.
+  /// The entries of the typed column `typeIndex` (see `ValueEntry`): two loads, no class
+  /// access, no reference counting. The hot path of every read.
   @inlinable @inline(__always)
-  package func valuePointer<Value>(_ typeIndex: Int32, _ index: Int32, as: Value.Type)
-    -> UnsafeMutablePointer<Value?>
-  {
-    valueBase[Int(typeIndex)].unsafelyUnwrapped.assumingMemoryBound(to: Value?.self)
-      + Int(index)
+  package func valueEntries(_ typeIndex: Int32) -> UnsafeMutableRawPointer {
+    valueBase[Int(typeIndex)].unsafelyUnwrapped
+  }
+
+  /// The value entry `index` of the typed column `typeIndex` holds; it must hold one.
+  @inlinable @inline(__always)
+  package func loadValue<Value>(_ typeIndex: Int32, _ index: Int32, as: Value.Type) -> Value {
+    ValueEntry<Value>.load(valueEntries(typeIndex), Int(index))
+  }
+
+  /// Stores `value` in entry `index` of the typed column `typeIndex` (holding one or not).
+  @inlinable @inline(__always)
+  package func storeValue<Value>(_ value: Value, _ typeIndex: Int32, _ index: Int32) {
+    ValueEntry<Value>.store(value, valueEntries(typeIndex), Int(index))
   }
 
   /// Row `s`'s hold on its descriptor (a keyless row's), or nil.

@@ -9,11 +9,11 @@ extension Graph {
   ) {
     let vi = rows.valueIndex[s]
     _ = touch(s)
-    valuePointer(typeIndex, vi ^ 1, as: V.self).pointee = value
+    storeValue(value, typeIndex, vi ^ 1)
     var equal = false
     if let equality {
-      let current = valuePointer(typeIndex, vi, as: V.self)
-      equal = withGuaranteed(equality) { $0.equal(current.pointee.unsafelyUnwrapped, value) }
+      let current = loadValue(typeIndex, vi, as: V.self)
+      equal = withGuaranteed(equality) { $0.equal(current, value) }
     }
     if equal { rows.flags[s].remove(.staged) } else { rows.flags[s].insert(.staged) }
   }
@@ -24,7 +24,7 @@ extension Graph {
   package func stagedValue<V>(_ s: Slot, typeIndex: Int32, as: V.Type) -> V {
     let vi = rows.valueIndex[s]
     let staged = rows.flags[s].contains(.touched)
-    return valuePointer(typeIndex, staged ? vi ^ 1 : vi, as: V.self).pointee.unsafelyUnwrapped
+    return loadValue(typeIndex, staged ? vi ^ 1 : vi, as: V.self)
   }
 }
 

@@ -14,12 +14,57 @@ package class AnyValueColumn {
   @usableFromInline init(dropPair: @escaping @MainActor (AnyValueColumn, Int32) -> Void) {
     self.dropPair = dropPair
   }
-  /// The value at `entry` as text (`String(describing:)`), or nil when it holds none.
+  /// The value at `entry` as text (`String(describing:)`). The entry must hold a value (its
+  /// row's `hasValue`).
   @usableFromInline package func describe(entry: Int32) -> String? { fatalError("abstract") }
 }
 
+/// How a value column stores one entry. A trivial type (`_isPOD`: nothing to retain or
+/// destroy) is stored bare, at its own stride: an entry that holds no value holds stale
+/// bytes, which nothing reads (whether a row's current entry holds a value is its
+/// `hasValue` flag) and nothing needs to destroy. Any other type is stored as `Value?`,
+/// `nil` when empty, so that dropping a pair and growing the column touch only entries that
+/// hold a value or `nil`; its optional usually costs no byte (a reference's spare bits). An
+/// `Int` entry is 8 bytes, not the 16 of `Int?` (swift/0008, "Where a context's bytes go").
+///
+/// Every branch on `isBare` is a constant once specialized.
+@frozen @usableFromInline
+package enum ValueEntry<Value> {
+  @inlinable @inline(__always) package static var isBare: Bool { _isPOD(Value.self) }
+  @inlinable @inline(__always) package static var stride: Int {
+    isBare ? MemoryLayout<Value>.stride : MemoryLayout<Value?>.stride
+  }
+
+  /// The value entry `i` of the entries at `base` holds; it must hold one.
+  @inlinable @inline(__always)
+  package static func load(_ base: UnsafeMutableRawPointer, _ i: Int) -> Value {
+    if isBare { return base.assumingMemoryBound(to: Value.self)[i] }
+    return base.assumingMemoryBound(to: Value?.self)[i].unsafelyUnwrapped
+  }
+
+  /// Stores `value` in entry `i`, which may hold a value or none.
+  @inlinable @inline(__always)
+  package static func store(_ value: Value, _ base: UnsafeMutableRawPointer, _ i: Int) {
+    if isBare {
+      base.assumingMemoryBound(to: Value.self)[i] = value
+    } else {
+      base.assumingMemoryBound(to: Value?.self)[i] = value
+    }
+  }
+
+  /// Replaces the value entry `i` holds (it must hold one): an optional keeps its tag.
+  @inlinable @inline(__always)
+  package static func replace(_ value: Value, _ base: UnsafeMutableRawPointer, _ i: Int) {
+    if isBare {
+      base.assumingMemoryBound(to: Value.self)[i] = value
+    } else {
+      base.assumingMemoryBound(to: Value?.self)[i]! = value
+    }
+  }
+}
+
 /// One typed column per value type per context: values are read concretely, with no `Any`
-/// boxing and no protocol dispatch per read.
+/// boxing and no protocol dispatch per read. Entries are stored as `ValueEntry` says.
 ///
 /// Each row owns a *pair* of entries `(2k, 2k+1)`. The row's `valueIndex` names the current
 /// one; a source stages a write in the other and a flush publishes it by flipping the low bit
@@ -27,11 +72,19 @@ package class AnyValueColumn {
 @MainActor
 @usableFromInline
 package final class ValueColumn<Value>: AnyValueColumn {
-  @exclusivity(unchecked) @usableFromInline package var values: RawColumn<Value?>
+  /// The entries: `count` of them handed out, room for `capacity`, bound to `Value` (bare)
+  /// or `Value?`.
+  // Lifetime: allocated in `init`, replaced by `grow`, freed in `deinit`; the graph's
+  // `valueBase` entry is re-stored whenever `grow` runs (`Graph.allocateValuePair`).
+  @exclusivity(unchecked) @usableFromInline package var base: UnsafeMutableRawPointer
+  @exclusivity(unchecked) @usableFromInline var count: Int
+  @exclusivity(unchecked) @usableFromInline var capacity: Int
   @exclusivity(unchecked) @usableFromInline var freePairs: RawColumn<Int32>
 
   @inlinable package init() {
-    values = RawColumn(capacity: 32)
+    capacity = 32
+    count = 0
+    base = Self.allocate(32)
     freePairs = RawColumn(capacity: 8)
     super.init(dropPair: { column, pair in
       // Safety: only this initializer makes the closure, and `Graph.release` hands it its own
@@ -41,31 +94,68 @@ package final class ValueColumn<Value>: AnyValueColumn {
   }
 
   isolated deinit {
-    values.free()
+    if !ValueEntry<Value>.isBare {
+      base.assumingMemoryBound(to: Value?.self).deinitialize(count: count)
+    }
+    base.deallocate()
     freePairs.free()
+  }
+
+  @inlinable static func allocate(_ capacity: Int) -> UnsafeMutableRawPointer {
+    if ValueEntry<Value>.isBare {
+      return UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: capacity))
+    }
+    return UnsafeMutableRawPointer(UnsafeMutablePointer<Value?>.allocate(capacity: capacity))
   }
 
   /// A pair for a new row, with `initial` in its even entry.
   @inlinable package func allocatePair(initial: Value?) -> Int32 {
     if freePairs.count > 0 {
       let p = freePairs.removeLast()
-      values[Int(p)] = initial
+      if let initial { ValueEntry.store(initial, base, Int(p)) }
       return p
     }
-    let p = Int32(truncatingIfNeeded: values.count)
-    values.append(initial)
-    values.append(nil)
-    return p
+    if count &+ 2 > capacity { grow() }
+    let p = count
+    if ValueEntry<Value>.isBare {
+      if let initial { base.assumingMemoryBound(to: Value.self)[p] = initial }
+    } else {
+      (base.assumingMemoryBound(to: Value?.self) + p).initialize(repeating: nil, count: 2)
+      if let initial { base.assumingMemoryBound(to: Value?.self)[p] = initial }
+    }
+    count = p &+ 2
+    return Int32(truncatingIfNeeded: p)
+  }
+
+  @inline(never) @usableFromInline func grow() {
+    let newCapacity = capacity &* 2
+    let newBase = Self.allocate(newCapacity)
+    if ValueEntry<Value>.isBare {
+      // Stale entries are copied as bytes too: a trivial type has no invalid bit pattern
+      // that a copy could trip on.
+      newBase.copyMemory(from: base, byteCount: count &* ValueEntry<Value>.stride)
+    } else {
+      newBase.assumingMemoryBound(to: Value?.self).moveInitialize(
+        from: base.assumingMemoryBound(to: Value?.self), count: count)
+    }
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
   }
 
   @usableFromInline override package func describe(entry: Int32) -> String? {
-    values[Int(entry)].map { ValueDescriber<Value>.shared.describe($0) }
+    if !ValueEntry<Value>.isBare && base.assumingMemoryBound(to: Value?.self)[Int(entry)] == nil {
+      return nil
+    }
+    return ValueDescriber<Value>.shared.describe(ValueEntry.load(base, Int(entry)))
   }
 
   /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
   @inlinable package func drop(pair: Int32) {
-    values[Int(pair)] = nil
-    values[Int(pair) + 1] = nil
+    if !ValueEntry<Value>.isBare {
+      base.assumingMemoryBound(to: Value?.self)[Int(pair)] = nil
+      base.assumingMemoryBound(to: Value?.self)[Int(pair) + 1] = nil
+    }
     freePairs.append(pair)
   }
 }

@@ -213,8 +213,7 @@ final class AsyncLayoutRuntime<Edges: EdgeStore>: AsyncDiffRuntime {
     let sink = ExportSink(
       row: graph.ref(s),
       offer: { base, index, _ in
-        guard let v = base.assumingMemoryBound(to: Int?.self)[index] else { return false }
-        continuation.yield(v)
+        continuation.yield(ValueEntry<Int>.load(base, index))
         return true
       },
       finish: { continuation.finish() })

@@ -5,9 +5,9 @@ extension Graph {
   ///
   /// The way of the current pull is one chain of reads: pull frames (rows being checked) and
   /// running bodies, interleaved. A body that started when the pull stack held `k` frames
-  /// (`runFrame`) came after frames `0..<k` and before frame `k`, which its own reads pushed;
-  /// bodies that started at the same depth nest in `runParent` order. The cycle is the part of
-  /// that chain from `d` to the reader, in read order.
+  /// (`NestedRun.frame`) came after frames `0..<k` and before frame `k`, which its own reads
+  /// pushed; bodies that started at the same depth nest in `nestedRuns` order. The cycle is
+  /// the part of that chain from `d` to the reader, in read order.
   @inline(never) @inlinable
   func noteCycle(closingAt d: Slot, reader: Slot) {
     guard track.cycle == nil else { return }
@@ -16,8 +16,8 @@ extension Graph {
     var chain: [Slot] = []
     chain.reserveCapacity(running.count + work.pullStack.count)
     var frame = 0
-    for body in running {
-      let start = Int(body == track.outermost ? track.outermostFrame : rows.runFrame[body])
+    for (body, started) in running {
+      let start = Int(started)
       while frame < start && frame < work.pullStack.count {
         chain.append(work.pullStack[frame].node)
         frame += 1
@@ -40,17 +40,16 @@ extension Graph {
     track.coldRecompute = true
   }
 
-  /// The running bodies, outermost first: from `activeSub` through `runParent` to
-  /// `Tracking.outermost` (see `recompute`).
-  @inlinable package func runningBodies() -> [Slot] {
-    var running: [Slot] = []
-    var r = activeSub
-    while !r.isNone {
-      running.append(r)
-      if r == track.outermost { break }
-      r = rows.runParent[r]
+  /// The running bodies, outermost first, each with the pull-stack depth when it started:
+  /// `Tracking.outermost`, then `WorkBuffers.nestedRuns`.
+  @inlinable package func runningBodies() -> [(body: Slot, frame: Int32)] {
+    if activeSub.isNone { return [] }
+    var running = [(body: track.outermost, frame: track.outermostFrame)]
+    running.reserveCapacity(1 + work.nestedRuns.count)
+    for i in 0..<work.nestedRuns.count {
+      let nested = work.nestedRuns[i]
+      running.append((nested.body, nested.frame))
     }
-    running.reverse()
     return running
   }
 

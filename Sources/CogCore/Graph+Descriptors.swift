@@ -88,15 +88,9 @@ extension Graph {
   package func store<V>(_ new: V, at slot: Slot, typeIndex: Int32, same: (V, V) -> Bool) -> Bool {
     if _slowPath(isFailing) { return false }
     // The column may have grown while the body ran: locate the entry now.
-    let entries = valueEntries(typeIndex)
-    let i = Int(rows.valueIndex[slot])
-    if rows.flags[slot].contains(.hasValue) {
-      if same(ValueEntry<V>.load(entries, i), new) { return false }
-      ValueEntry.replace(new, entries, i)
-      return true
-    }
-    ValueEntry.store(new, entries, i)
-    return true
+    return ValueEntry.update(
+      new, valueEntries(typeIndex), Int(rows.valueIndex[slot]),
+      holds: rows.flags[slot].contains(.hasValue), same: same)
   }
 
   /// `store`, with the type index read from the row's column: a behavior that calls it needs

@@ -214,8 +214,8 @@ extension Graph {
     activeSub = n
     run = edges.beginRun(n)
     rows.flags[n].insert(.computing)
-    rows.runParent[n] = outer
-    rows.runFrame[n] = Int32(truncatingIfNeeded: work.pullStack.count)
+    work.nestedRuns.append(
+      NestedRun(body: n, frame: Int32(truncatingIfNeeded: work.pullStack.count)))
     let changed: Bool
     // A body that runs inside another body adds native frames; a deep chain of them moves
     // to a fresh stack segment when the current one runs low. Outermost bodies skip the
@@ -228,6 +228,7 @@ extension Graph {
       }
     }
     edges.endRun(run, sub: n, orphaned: &work.orphaned)
+    work.nestedRuns.count &-= 1
     activeSub = outer
     run = savedRun
     return changed

@@ -211,14 +211,6 @@ package struct RowColumns<Edges: EdgeStore> {
   @usableFromInline package var flags: RawColumn<StateFlags>
   /// The revision at which the row's value last changed (kept on an equal recompute).
   @usableFromInline package var changedAt: RawColumn<UInt32>
-  /// The row that was running when this row's body started (meaningful while `.computing`,
-  /// for a body nested in another; the outermost is `Tracking.outermost`): from `activeSub`,
-  /// this chain is the stack of running bodies. Walked only to name a cycle; two column
-  /// stores per nested recompute instead of pushing and popping a path stack.
-  @usableFromInline package var runParent: RawColumn<Slot>
-  /// The pull-stack depth when this row's body started (meaningful while `.computing`, for
-  /// a nested body; the outermost's is `Tracking.outermostFrame`).
-  @usableFromInline package var runFrame: RawColumn<Int32>
   @usableFromInline package var generation: RawColumn<UInt16>
   /// Observation boundary index, `-1` until a UI read creates one.
   @usableFromInline package var boundary: RawColumn<Int32>
@@ -243,8 +235,6 @@ package struct RowColumns<Edges: EdgeStore> {
   @inlinable package init(reservingRows rows: Int) {
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
-    runParent = RawColumn(capacity: rows)
-    runFrame = RawColumn(capacity: rows)
     generation = RawColumn(capacity: rows)
     boundary = RawColumn(capacity: rows)
     valueIndex = RawColumn(capacity: rows)
@@ -260,8 +250,6 @@ package struct RowColumns<Edges: EdgeStore> {
   @inlinable package func free() {
     flags.free()
     changedAt.free()
-    runParent.free()
-    runFrame.free()
     generation.free()
     boundary.free()
     valueIndex.free()
@@ -279,8 +267,6 @@ package struct RowColumns<Edges: EdgeStore> {
   @inlinable package mutating func appendRow() {
     flags.append([])
     changedAt.append(0)
-    runParent.append(.none)
-    runFrame.append(0)
     generation.append(0)
     boundary.append(-1)
     valueIndex.append(-1)
@@ -298,8 +284,8 @@ package struct RowColumns<Edges: EdgeStore> {
 
   /// Bytes held per row slot by these columns (capacity-independent), for memory reports.
   @inlinable package static var bytesPerRow: Int {
-    MemoryLayout<StateFlags>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Slot>.stride
-      + MemoryLayout<Int32>.stride * 5 + MemoryLayout<Int16>.stride + MemoryLayout<UInt16>.stride
+    MemoryLayout<StateFlags>.stride + MemoryLayout<UInt32>.stride
+      + MemoryLayout<Int32>.stride * 4 + MemoryLayout<Int16>.stride + MemoryLayout<UInt16>.stride
       + MemoryLayout<BehaviorRef<Edges>>.stride + MemoryLayout<RowLifetime>.stride
       + MemoryLayout<UInt32>.stride * 2
   }
@@ -329,6 +315,10 @@ package struct WorkBuffers<Edges: EdgeStore> {
   @usableFromInline package var blocked = RawColumn<SlotRef>(capacity: 4)
   /// `.cache` rows kept while unobserved, oldest first (see `Graph+Lifetime.swift`).
   @usableFromInline package var cacheEntries = RawColumn<CacheEntry>(capacity: 4)
+  /// The bodies running inside another body, innermost last (`Graph.runNested`); the
+  /// outermost is `Tracking.outermost`. Read only to name a cycle: a push and a pop per
+  /// nested recompute, where two columns of every row held the same (8 bytes a row).
+  @usableFromInline package var nestedRuns = RawColumn<NestedRun>(capacity: 16)
 
   @inlinable package func free() {
     pullStack.free()
@@ -342,6 +332,20 @@ package struct WorkBuffers<Edges: EdgeStore> {
     deferredRelease.free()
     blocked.free()
     cacheEntries.free()
+    nestedRuns.free()
+  }
+}
+
+/// A body running inside another body (`WorkBuffers.nestedRuns`).
+@frozen @usableFromInline
+package struct NestedRun {
+  @usableFromInline package let body: Slot
+  /// The pull-stack depth when the body started (the outermost's is
+  /// `Tracking.outermostFrame`).
+  @usableFromInline package let frame: Int32
+  @inlinable package init(body: Slot, frame: Int32) {
+    self.body = body
+    self.frame = frame
   }
 }
 
@@ -352,9 +356,9 @@ package struct Tracking<Edges: EdgeStore> {
   @usableFromInline package var activeSub: Slot = .none
   @usableFromInline package var run: Edges.Run
   /// The outermost running body (meaningful while `activeSub` is not `.none`) and the
-  /// pull-stack depth when it started: what `runParent` and `runFrame` hold for a nested
+  /// pull-stack depth when it started: what `WorkBuffers.nestedRuns` holds for a nested
   /// body. Two stores here per outermost recompute (every steady recompute of a flush)
-  /// instead of two column stores and the outer run's save and restore.
+  /// instead of a push, a pop and the outer run's save and restore.
   @usableFromInline package var outermost: Slot = .none
   @usableFromInline package var outermostFrame: Int32 = 0
   /// Set when a read closed a cycle; the outermost operation reports it and clears it

@@ -10,8 +10,7 @@ package struct Slot: Hashable, Comparable, CustomStringConvertible, Sendable {
     self.raw = Int32(truncatingIfNeeded: raw)
   }
 
-  /// "No row": any negative raw value (`isNone`), so that a column of slots filled with `-1`
-  /// (`RowColumns.appendRow`'s `runParent`) reads as "no row".
+  /// "No row": `-1`; any negative raw value reads as none (`isNone`).
   @inlinable package static var none: Slot { Slot(Int32(-1)) }
 
   @inlinable @inline(__always) package var isNone: Bool { raw < 0 }

@@ -52,14 +52,29 @@ package enum ValueEntry<Value> {
     }
   }
 
-  /// Replaces the value entry `i` holds (it must hold one): an optional keeps its tag.
+  /// Stores `new` in entry `i` unless the entry holds a value that `same` calls equal to it;
+  /// returns whether it stored. `holds` says whether the entry holds a value (the row's
+  /// `hasValue`), which a bare entry cannot tell; an optional one tells by itself and
+  /// compares in place (copying it out cost a retain per recompute of an array value).
   @inlinable @inline(__always)
-  package static func replace(_ value: Value, _ base: UnsafeMutableRawPointer, _ i: Int) {
+  package static func update(
+    _ new: Value, _ base: UnsafeMutableRawPointer, _ i: Int, holds: Bool,
+    same: (Value, Value) -> Bool
+  ) -> Bool {
     if isBare {
-      base.assumingMemoryBound(to: Value.self)[i] = value
-    } else {
-      base.assumingMemoryBound(to: Value?.self)[i]! = value
+      let entry = base.assumingMemoryBound(to: Value.self) + i
+      if holds && same(entry.pointee, new) { return false }
+      entry.pointee = new
+      return true
     }
+    let entry = base.assumingMemoryBound(to: Value?.self) + i
+    if let old = entry.pointee {
+      if same(old, new) { return false }
+      entry.pointee! = new  // in place: the entry holds a value, so its tag stays as it is
+      return true
+    }
+    entry.pointee = new
+    return true
   }
 }
 

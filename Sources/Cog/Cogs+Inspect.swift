@@ -29,7 +29,7 @@ extension Cogs {
     ]
     for (bit, flag) in pairs where f.contains(bit) { flags.insert(flag) }
     if f.contains(.hasValue) && kind != .reaction { flags.insert(.hasValue) }
-    if rows.leases[s] > 0 { flags.insert(.leased) }
+    if f.contains(.leased) { flags.insert(.leased) }
     var value: String? = nil
     let ti = Int(rows.typeIndex[s])
     if kind != .reaction, f.contains(.hasValue), ti >= 0, ti < graph.maps.columns.count,

@@ -12,9 +12,8 @@ extension Graph {
   @inlinable
   package func uiRead<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)
-    let i = rows.boundary[s]
-    if _slowPath(i < 0) { return firstUIRead(n, s) }
-    let b = maps.boundaries[Int(i)]
+    if _slowPath(!rows.flags[s].contains(.observed)) { return firstUIRead(n, s) }
+    let b = boundary(of: s)
     let v = read(n, .tracked)
     b.access()
     return v
@@ -28,7 +27,7 @@ extension Graph {
     addLease(s)
     let v = read(n, .tracked)
     let b = Boundary(row: ref(s), notifiedAt: rows.changedAt[s])
-    rows.boundary[s] = Int32(truncatingIfNeeded: maps.boundaries.count)
+    maps.boundaryIndex[s.raw] = Int32(truncatingIfNeeded: maps.boundaries.count)
     maps.boundaries.append(b)
     rows.flags[s].insert(.observed)
     maps.watchers += 1
@@ -38,9 +37,13 @@ extension Graph {
 
   /// The boundary of row `s`, or nil (creates nothing).
   @inlinable package func existingBoundary(of s: Slot) -> Boundary? {
-    if s.isNone { return nil }
-    let i = rows.boundary[s]
-    return i >= 0 ? maps.boundaries[Int(i)] : nil
+    if s.isNone || !rows.flags[s].contains(.observed) { return nil }
+    return boundary(of: s)
+  }
+
+  /// The boundary of the observed row `s`.
+  @inlinable func boundary(of s: Slot) -> Boundary {
+    maps.boundaries[Int(maps.boundaryIndex[s.raw].unsafelyUnwrapped)]
   }
 
   /// How many boundaries (and so `ObservationRegistrar`s) this context owns.
@@ -137,7 +140,7 @@ extension Graph {
     while i < maps.roots.count {
       let s = maps.roots[i]
       if rows.flags[s].contains(.observed) {
-        let b = maps.boundaries[Int(rows.boundary[s])]
+        let b = boundary(of: s)
         let at = rows.changedAt[s]
         if b.notifiedAt != at {
           b.notifiedAt = at

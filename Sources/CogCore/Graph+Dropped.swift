@@ -55,7 +55,7 @@ extension Graph {
   /// or a `CogLease` the app still holds).
   @inlinable
   func isUnobserved(_ s: Slot) -> Bool {
-    !edges.hasSubscribers(s) && rows.leases[s] == 0
+    !edges.hasSubscribers(s) && !rows.flags[s].contains(.leased)
   }
 
   /// Releases the unobserved rows of the dropped keyed box `id`; once it has none left here,

@@ -134,7 +134,7 @@ extension Graph {
   func explainRootsBefore() -> [(Slot, UInt32)] {
     maps.roots.map { s in
       rows.flags[s].contains(.observed)
-        ? (s, maps.boundaries[Int(rows.boundary[s])].notifiedAt) : (s, 0)
+        ? (s, boundary(of: s).notifiedAt) : (s, 0)
     }
   }
 
@@ -145,7 +145,7 @@ extension Graph {
     for (s, at) in roots {
       let f = rows.flags[s]
       if f.contains(.released) { continue }
-      if f.contains(.observed), maps.boundaries[Int(rows.boundary[s])].notifiedAt != at {
+      if f.contains(.observed), boundary(of: s).notifiedAt != at {
         d.explanations.current?.boundaries.append(describe(s))
       }
       if f.contains(.exported) { d.explanations.current?.exports.append(describe(s)) }

@@ -1,8 +1,9 @@
 extension Graph {
-  /// Verifies the structure: no row is left computing or being checked, released rows have
-  /// no edges and no hold, the count of held rows, every `keylessRows` entry names a live
-  /// row of its descriptor, and the edge store's own structure (each layout checks its own:
-  /// `EdgeStore.checkInvariants`).
+  /// Verifies the structure: no row is left computing or being checked, no nested run is
+  /// left on its stack, released rows have no edges and no hold, the count of held rows,
+  /// every `keylessRows` entry names a live row of its descriptor, a row is `leased` exactly
+  /// when it has leases and `observed` exactly when it has a boundary, and the edge store's
+  /// own structure (each layout checks its own: `EdgeStore.checkInvariants`).
   ///
   /// Compiled only with `COG_INTERNAL_CHECKS`; otherwise an empty inlined function.
   @inlinable @inline(__always)
@@ -14,11 +15,20 @@ extension Graph {
 
   @inline(never) @usableFromInline
   func _checkInvariants() {
+    precondition(work.nestedRuns.count == 0, "\(work.nestedRuns.count) nested runs left")
     var held = 0
     for i in 0..<rows.count {
       let f = rows.flags[Slot(i)]
       precondition(!f.contains(.computing), "row s\(i) left computing")
       precondition(!f.contains(.visiting), "row s\(i) left visiting")
+      let raw = Int32(i)
+      precondition(
+        f.contains(.leased) == (maps.leases[raw] != nil) && (maps.leases[raw] ?? 1) > 0,
+        "row s\(i): leased flag \(f.contains(.leased)), leases \(maps.leases[raw] ?? 0)")
+      precondition(
+        f.contains(.observed) == (maps.boundaryIndex[raw] != nil),
+        "row s\(i): observed flag \(f.contains(.observed)), boundary \(maps.boundaryIndex[raw] ?? -1)"
+      )
       if hold(of: Slot(i)) != nil {
         precondition(!f.contains(.released), "released row s\(i) still holds its descriptor")
         held += 1

@@ -39,9 +39,7 @@ extension Graph {
         let s = work.orphaned[i]
         i += 1
         let f = rows.flags[s]
-        if f.contains(.released) || f.contains(.cached) || edges.hasSubscribers(s)
-          || rows.leases[s] > 0
-        {
+        if !f.isDisjoint(with: [.released, .cached, .leased]) || edges.hasSubscribers(s) {
           continue
         }
         // While sweeping, a dropped descriptor's row goes whatever its lifetime (a `.cache`
@@ -130,7 +128,8 @@ extension Graph {
 
   /// Adds an explicit lease (an observer that is not a graph edge) to row `s`.
   @inlinable package func addLease(_ s: Slot) {
-    rows.leases[s] += 1
+    maps.leases[s.raw, default: 0] += 1
+    rows.flags[s].insert(.leased)
     if rows.flags[s].contains(.cached) { uncache(s) }
   }
 
@@ -143,8 +142,14 @@ extension Graph {
 
   /// Removes a lease; the row may be released when the operation ends.
   @inlinable package func removeLease(_ s: Slot) {
-    rows.leases[s] -= 1
-    if rows.leases[s] == 0 { work.orphaned.append(s) }
+    let left = maps.leases[s.raw, default: 0] - 1
+    if left > 0 {
+      maps.leases[s.raw] = left
+    } else {
+      maps.leases[s.raw] = nil
+      rows.flags[s].remove(.leased)
+      work.orphaned.append(s)
+    }
   }
 
   /// After a read that left row `s` without an observer (a read outside any body, or a
@@ -152,7 +157,9 @@ extension Graph {
   /// the operation ends.
   @inlinable @inline(__always)
   package func noteUnobservedRead(_ s: Slot) {
-    if rows.lifetime[s] != .context && !edges.hasSubscribers(s) && rows.leases[s] == 0 {
+    if rows.lifetime[s] != .context && !edges.hasSubscribers(s)
+      && !rows.flags[s].contains(.leased)
+    {
       work.orphaned.append(s)
     }
   }
@@ -164,7 +171,7 @@ extension Graph {
   @inlinable package func evict(_ s: Slot) -> Bool {
     if _slowPath(!canStartOperation) { misplaced("evict was called") }
     defer { collect() }
-    if s.isNone || edges.hasSubscribers(s) || rows.leases[s] > 0 { return false }
+    if s.isNone || edges.hasSubscribers(s) || rows.flags[s].contains(.leased) { return false }
     #if !COG_NO_DIAGNOSTICS
       if _slowPath(maps.hasDiagnostics) { noteEvicting(true) }
     #endif

@@ -136,15 +136,12 @@ extension Graph {
     }
     rows.flags[s] = f
     rows.changedAt[s] = revision
-    rows.boundary[s] = -1
     rows.valueIndex[s] = vi
     if _slowPath(ti > Graph.maxValueTypes) { tooManyValueTypes(ti) }
     rows.typeIndex[s] = Int16(truncatingIfNeeded: ti)
     rows.descriptor[s] = id
     rows.behavior[s] = BehaviorRef(b)
     rows.lifetime[s] = l
-    rows.leases[s] = 0
-    rows.order[s] = 0
     rows.tag[s] = tag
     if kind.contains(.reaction) {
       rows.order[s] = track.nextOrder
@@ -208,6 +205,11 @@ extension Graph {
     let ti = Int32(rows.typeIndex[s])
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.dropPair(c, rows.valueIndex[s] & ~1)
+    }
+    // A slot's boundary and leases do not pass to the row that reuses it.
+    if _slowPath(!f.isDisjoint(with: [.observed, .leased])) {
+      maps.boundaryIndex[s.raw] = nil
+      maps.leases[s.raw] = nil
     }
     let behavior = rows.behavior[s]
     rows.behavior[s] = BehaviorRef(nil)

@@ -212,8 +212,6 @@ package struct RowColumns<Edges: EdgeStore> {
   /// The revision at which the row's value last changed (kept on an equal recompute).
   @usableFromInline package var changedAt: RawColumn<UInt32>
   @usableFromInline package var generation: RawColumn<UInt16>
-  /// Observation boundary index, `-1` until a UI read creates one.
-  @usableFromInline package var boundary: RawColumn<Int32>
   /// Index of the row's current entry in its typed `ValueColumn`.
   @usableFromInline package var valueIndex: RawColumn<Int32>
   /// Which `ValueColumn` (by `Registry.typeIndex`) holds the row's value; `-1` for reactions.
@@ -224,26 +222,26 @@ package struct RowColumns<Edges: EdgeStore> {
   @usableFromInline package var descriptor: RawColumn<Int32>
   @usableFromInline package var behavior: RawColumn<BehaviorRef<Edges>>
   @usableFromInline package var lifetime: RawColumn<RowLifetime>
-  @usableFromInline package var leases: RawColumn<Int32>
-  /// Registration order of reactions (flush runs them in this order).
-  @usableFromInline package var order: RawColumn<UInt32>
   /// A word the row's reference layout gives a keyed row (an entry in its box's key storage,
   /// or the interned token; 0 for other rows): the core stores it and hands it back, and
-  /// keeps no keys (swift/0006-reference-layouts.md).
+  /// keeps no keys (swift/0006-reference-layouts.md). A reaction, never keyed, keeps its
+  /// registration order here (`order`).
   @usableFromInline package var tag: RawColumn<UInt32>
+  /// Registration order of reactions (flush runs them in this order): the `tag` column,
+  /// which a reaction has no other use for.
+  @inlinable package var order: RawColumn<UInt32> {
+    @inline(__always) get { tag }
+  }
 
   @inlinable package init(reservingRows rows: Int) {
     flags = RawColumn(capacity: rows)
     changedAt = RawColumn(capacity: rows)
     generation = RawColumn(capacity: rows)
-    boundary = RawColumn(capacity: rows)
     valueIndex = RawColumn(capacity: rows)
     typeIndex = RawColumn(capacity: rows)
     descriptor = RawColumn(capacity: rows)
     behavior = RawColumn(capacity: rows)
     lifetime = RawColumn(capacity: rows)
-    leases = RawColumn(capacity: rows)
-    order = RawColumn(capacity: rows)
     tag = RawColumn(capacity: rows)
   }
 
@@ -251,14 +249,11 @@ package struct RowColumns<Edges: EdgeStore> {
     flags.free()
     changedAt.free()
     generation.free()
-    boundary.free()
     valueIndex.free()
     typeIndex.free()
     descriptor.free()
     behavior.free()
     lifetime.free()
-    leases.free()
-    order.free()
     tag.free()
   }
 
@@ -268,14 +263,11 @@ package struct RowColumns<Edges: EdgeStore> {
     flags.append([])
     changedAt.append(0)
     generation.append(0)
-    boundary.append(-1)
     valueIndex.append(-1)
     typeIndex.append(-1)
     descriptor.append(-1)
     behavior.append(BehaviorRef(nil))
     lifetime.append(.context)
-    leases.append(0)
-    order.append(0)
     tag.append(0)
   }
 
@@ -285,9 +277,9 @@ package struct RowColumns<Edges: EdgeStore> {
   /// Bytes held per row slot by these columns (capacity-independent), for memory reports.
   @inlinable package static var bytesPerRow: Int {
     MemoryLayout<StateFlags>.stride + MemoryLayout<UInt32>.stride
-      + MemoryLayout<Int32>.stride * 4 + MemoryLayout<Int16>.stride + MemoryLayout<UInt16>.stride
+      + MemoryLayout<Int32>.stride * 2 + MemoryLayout<Int16>.stride + MemoryLayout<UInt16>.stride
       + MemoryLayout<BehaviorRef<Edges>>.stride + MemoryLayout<RowLifetime>.stride
-      + MemoryLayout<UInt32>.stride * 2
+      + MemoryLayout<UInt32>.stride
   }
 }
 
@@ -431,9 +423,16 @@ package struct ContextMaps {
   // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
   @usableFromInline package var clock: Unmanaged<GraphClock>
   @usableFromInline package var liveRows: Int = 0
-  /// Observation boundaries, by the index in a row's `boundary` column: made on a row's
-  /// first UI read, pinned to the context (v1: the row keeps a lease for it).
+  /// Observation boundaries: made on a row's first UI read, pinned to the context (v1: the
+  /// row keeps a lease for it).
   @usableFromInline package var boundaries: [Boundary] = []
+  /// The index in `boundaries` of each observed row's boundary (by slot index; the row's
+  /// `observed` flag says it has one). A map, not a column: few rows have a boundary, and a
+  /// column cost every row 4 bytes.
+  @usableFromInline package var boundaryIndex: [Int32: Int32] = [:]
+  /// The explicit leases of each leased row (by slot index; the row's `leased` flag says it
+  /// has some): boundaries, exports, `CogLease`s. A map for the same reason.
+  @usableFromInline package var leases: [Int32: Int32] = [:]
   /// Export subscribers of each exported row (by slot index), in subscription order.
   @usableFromInline package var exports: [Int32: [ExportSink]] = [:]
   /// Watched rows (a boundary or an export) that push or publish reached in this flush:

@@ -2,7 +2,7 @@
 ///
 /// ```
 ///  bit  15 14 13 12 11 10  9  8  7  6  5  4  3  2  1  0
-///       -- ex ob vi as rl tc st rx cp sr hv ca cm pd dt
+///       ls ex ob vi as rl tc st rx cp sr hv ca cm pd dt
 ///
 ///  dt  dirty      a dependency surely changed: recompute before the next read
 ///  pd  pending    a dependency may have changed: check versions (CHECK)
@@ -19,7 +19,7 @@
 ///  vi  visiting   the row is on the pull stack, its dependencies being checked
 ///  ob  observed   the row has an Observation boundary (a UI read made one): a hot root
 ///  ex  exported   the row has export subscribers: a hot root
-///  --  free
+///  ls  leased     the row has explicit leases (`ContextMaps.leases` counts them)
 /// ```
 /// CLEAN is "neither dirty nor pending". `observed` and `exported` are
 /// set and cleared by `Graph+Boundaries.swift` only; push and publish read them (`hotRoot`).
@@ -43,6 +43,7 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   @inlinable package static var visiting: StateFlags { StateFlags(rawValue: 1 << 12) }
   @inlinable package static var observed: StateFlags { StateFlags(rawValue: 1 << 13) }
   @inlinable package static var exported: StateFlags { StateFlags(rawValue: 1 << 14) }
+  @inlinable package static var leased: StateFlags { StateFlags(rawValue: 1 << 15) }
 
   /// Dirty or pending: the row must be refreshed before its value is used.
   @inlinable package static var stale: StateFlags { [.dirty, .pending] }

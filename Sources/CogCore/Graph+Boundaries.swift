@@ -27,7 +27,7 @@ extension Graph {
     addLease(s)
     let v = read(n, .tracked)
     let b = Boundary(row: ref(s), notifiedAt: rows.changedAt[s])
-    maps.boundaryIndex[s.raw] = Int32(truncatingIfNeeded: maps.boundaries.count)
+    Graph.setSparse(&maps.boundaryIndex, s, Int32(truncatingIfNeeded: maps.boundaries.count))
     maps.boundaries.append(b)
     rows.flags[s].insert(.observed)
     maps.watchers += 1
@@ -43,7 +43,7 @@ extension Graph {
 
   /// The boundary of the observed row `s`.
   @inlinable func boundary(of s: Slot) -> Boundary {
-    maps.boundaries[Int(maps.boundaryIndex[s.raw].unsafelyUnwrapped)]
+    maps.boundaries[Int(maps.boundaryIndex[Int(s.raw)])]
   }
 
   /// How many boundaries (and so `ObservationRegistrar`s) this context owns.

@@ -21,14 +21,16 @@ extension Graph {
       let f = rows.flags[Slot(i)]
       precondition(!f.contains(.computing), "row s\(i) left computing")
       precondition(!f.contains(.visiting), "row s\(i) left visiting")
-      let raw = Int32(i)
+      let leases = i < maps.leases.count ? maps.leases[i] : 0
       precondition(
-        f.contains(.leased) == (maps.leases[raw] != nil) && (maps.leases[raw] ?? 1) > 0,
-        "row s\(i): leased flag \(f.contains(.leased)), leases \(maps.leases[raw] ?? 0)")
-      precondition(
-        f.contains(.observed) == (maps.boundaryIndex[raw] != nil),
-        "row s\(i): observed flag \(f.contains(.observed)), boundary \(maps.boundaryIndex[raw] ?? -1)"
-      )
+        f.contains(.leased) == (leases > 0) && leases >= 0,
+        "row s\(i): leased flag \(f.contains(.leased)), \(leases) leases")
+      if f.contains(.observed) {
+        precondition(
+          i < maps.boundaryIndex.count
+            && maps.boundaries[Int(maps.boundaryIndex[i])].row.slot == Slot(i),
+          "row s\(i) is observed, but its boundary index names another row's boundary")
+      }
       if hold(of: Slot(i)) != nil {
         precondition(!f.contains(.released), "released row s\(i) still holds its descriptor")
         held += 1

@@ -128,7 +128,7 @@ extension Graph {
 
   /// Adds an explicit lease (an observer that is not a graph edge) to row `s`.
   @inlinable package func addLease(_ s: Slot) {
-    maps.leases[s.raw, default: 0] += 1
+    Graph.setSparse(&maps.leases, s, leaseCount(of: s) + 1)
     rows.flags[s].insert(.leased)
     if rows.flags[s].contains(.cached) { uncache(s) }
   }
@@ -140,13 +140,16 @@ extension Graph {
     collect()
   }
 
+  /// Row `s`'s explicit leases.
+  @inlinable package func leaseCount(of s: Slot) -> Int32 {
+    rows.flags[s].contains(.leased) ? maps.leases[Int(s.raw)] : 0
+  }
+
   /// Removes a lease; the row may be released when the operation ends.
   @inlinable package func removeLease(_ s: Slot) {
-    let left = maps.leases[s.raw, default: 0] - 1
-    if left > 0 {
-      maps.leases[s.raw] = left
-    } else {
-      maps.leases[s.raw] = nil
+    let left = leaseCount(of: s) - 1
+    maps.leases[Int(s.raw)] = left
+    if left == 0 {
       rows.flags[s].remove(.leased)
       work.orphaned.append(s)
     }

@@ -49,6 +49,16 @@ extension Graph {
     ValueEntry<Value>.store(value, valueEntries(typeIndex), Int(index))
   }
 
+  /// Sets entry `s` of a column that grows only as far as the last row with an entry
+  /// (`ContextMaps.boundaryIndex`, `leases`), filling the rows before it with 0.
+  @inlinable static func setSparse(_ column: inout ContiguousArray<Int32>, _ s: Slot, _ v: Int32) {
+    let i = Int(s.raw)
+    if i >= column.count {
+      column.append(contentsOf: repeatElement(0, count: i + 1 - column.count))
+    }
+    column[i] = v
+  }
+
   /// Row `s`'s hold on its descriptor (a keyless row's), or nil.
   @inlinable package func hold(of s: Slot) -> OwnerRef? {
     Int(s.raw) < maps.holds.count ? maps.holds[s] : nil
@@ -206,11 +216,9 @@ extension Graph {
     if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
       c.dropPair(c, rows.valueIndex[s] & ~1)
     }
-    // A slot's boundary and leases do not pass to the row that reuses it.
-    if _slowPath(!f.isDisjoint(with: [.observed, .leased])) {
-      maps.boundaryIndex[s.raw] = nil
-      maps.leases[s.raw] = nil
-    }
+    // A slot's leases do not pass to the row that reuses it (its boundary index means
+    // nothing without the `observed` flag).
+    if _slowPath(f.contains(.leased)) { maps.leases[Int(s.raw)] = 0 }
     let behavior = rows.behavior[s]
     rows.behavior[s] = BehaviorRef(nil)
     rows.flags[s] = .released

@@ -426,13 +426,14 @@ package struct ContextMaps {
   /// Observation boundaries: made on a row's first UI read, pinned to the context (v1: the
   /// row keeps a lease for it).
   @usableFromInline package var boundaries: [Boundary] = []
-  /// The index in `boundaries` of each observed row's boundary (by slot index; the row's
-  /// `observed` flag says it has one). A map, not a column: few rows have a boundary, and a
-  /// column cost every row 4 bytes.
-  @usableFromInline package var boundaryIndex: [Int32: Int32] = [:]
-  /// The explicit leases of each leased row (by slot index; the row's `leased` flag says it
-  /// has some): boundaries, exports, `CogLease`s. A map for the same reason.
-  @usableFromInline package var leases: [Int32: Int32] = [:]
+  /// The index in `boundaries` of each observed row's boundary, by slot, grown only as far
+  /// as the last row that got one (the row's `observed` flag says its entry means
+  /// something). Not a row column: few rows have a boundary, and a column cost every row 4
+  /// bytes; a context without UI reads keeps it empty (an empty array allocates nothing).
+  @usableFromInline package var boundaryIndex: ContiguousArray<Int32> = []
+  /// The explicit leases of each row (boundaries, exports, `CogLease`s), by slot, grown only
+  /// as far as the last row that got one (the row's `leased` flag says it has some).
+  @usableFromInline package var leases: ContiguousArray<Int32> = []
   /// Export subscribers of each exported row (by slot index), in subscription order.
   @usableFromInline package var exports: [Int32: [ExportSink]] = [:]
   /// Watched rows (a boundary or an export) that push or publish reached in this flush:

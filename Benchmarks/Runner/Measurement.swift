@@ -292,18 +292,12 @@ final class Measurer {
   }
 
   /// The callgrind region of case × system, in the `__region` child run under valgrind:
-  /// `settle`, then the build, a fresh allocator state and the warm-up uninstrumented, then
-  /// one sample, dumped as `RegionRun.dumpName`.
+  /// `settle`, then build and warm-up uninstrumented, then one sample, dumped as
+  /// `RegionRun.dumpName`.
   func instructionRegion(_ c: CaseInfo, _ s: SystemEntry) throws {
     let callgrind = CallgrindProducer()
     guard try settle(c, s), let b = prepare(c, s) else { return }
     let p = b.case
-    // Again after the build, before the warm-up: what the build left in the thread cache and
-    // the arena is not the same in every binary, and a window that starts on it counted 228
-    // instructions more or fewer inside jemalloc on `cog/boundary-turn-100` when a layout
-    // variant was compiled beside the system (impl/perf-notes.md, stop 37). The warm-up
-    // then warms the fresh arena, as a running app's is.
-    if let problem = AllocationProducer.freshHeap() { throw BenchError(problem) }
     warmUp(p, MeasurePlan.countedWarmupSamples)
     p.beforeSample?()
     RegionRun.dumpName.withCString { cName in

@@ -75,7 +75,8 @@ enum Metric: String, CaseIterable, Codable, Comparable {
   var definition: String {
     switch self {
     case .instructions:
-      return "instructions executed in one sample, counted by callgrind in a process of its own"
+      return "instructions executed in one sample outside the allocator (malloc, free and "
+        + "their kin are counted as allocations), counted by callgrind in a process of its own"
     case .allocations:
       return "heap allocation requests in one sample (malloc, calloc, realloc, aligned)"
     case .allocatedBytes:

@@ -94,8 +94,19 @@ enum RegionRun {
     [
       "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no", "--dump-instr=no",
       "--callgrind-out-file=\(directory)/cg.out", "--log-file=\(directory)/valgrind.log",
-    ]
+    ] + allocatorToggles
   }
+
+  /// Collection stops inside the allocator's entry points: a region counts the instructions
+  /// of Cog, the Swift runtime and the case, and not the allocator's, whose paths depend on
+  /// what its caches and arenas hold, which differs with what else the binary holds
+  /// (`cog/boundary-turn-100` and `sbench/createComputations/create1to4` on two layouts
+  /// counted 228 instructions apart, all inside jemalloc, with another variant compiled
+  /// beside them: impl/perf-notes.md, stop 37). Allocations and bytes are counted apart.
+  static let allocatorToggles = [
+    "malloc", "free", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign",
+    "malloc_usable_size",
+  ].map { "--toggle-collect=\($0)" }
 
   /// A new work directory `/tmp/cog-bench-XXXXXX` (not `$TMPDIR`: the length of every path
   /// a child sees must not depend on the machine) holding a copy of the runner, `cog-bench`,

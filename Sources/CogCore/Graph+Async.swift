@@ -61,12 +61,11 @@ extension Graph {
   @inlinable
   func writeAsyncStatusInPlace<V>(_ row: AsyncRow<V, Edges>) {
     let st = row.statusSlot
-    let vi = rows.valueIndex[st]
-    let new = row.status
     // A status row is a source: it holds a value from its start.
-    let old = loadValue(AsyncStatusType.typeIndex, vi, as: CogAsyncStatus.self)
-    if CogAsyncStatus.same(old, new) { return }
-    storeValue(new, AsyncStatusType.typeIndex, vi)
+    let changed = ValueEntry.update(
+      row.status, valueEntries(AsyncStatusType.typeIndex), Int(rows.valueIndex[st]),
+      holds: true, same: CogAsyncStatus.same)
+    if !changed { return }
     revision &+= 1
     rows.changedAt[st] = revision
     propagate(from: st)

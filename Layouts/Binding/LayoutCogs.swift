@@ -13,13 +13,10 @@ import CogCore
     graph = Graph(reservingRows: rows)
   }
 
+  /// Where recoverable errors go (`Cogs.errorHandler`); the turn settings are the core's.
   @inlinable package var errorHandler: (CogError) -> Void {
     get { graph.turns.errorHandler }
     set { graph.turns.errorHandler = newValue }
-  }
-  @inlinable package var scheduledTurnLimit: Int {
-    get { graph.turns.scheduledTurnLimit }
-    set { graph.turns.scheduledTurnLimit = newValue }
   }
   /// Whether the current operation met a cycle (see `Graph.isFailing`).
   @inlinable package var isFailingOperation: Bool { graph.isFailing }
@@ -65,13 +62,7 @@ import CogCore
   @inlinable package func react(_ name: StaticString, plain body: @escaping () -> Void)
     -> LayoutReaction<Edges>
   {
-    typealias Row = TypedReactionRow<Edges, LayoutPlainReactionBody>
-    let row = Row(name: name, body: LayoutPlainReactionBody(body)) { behavior, _, _ in
-      Row.withBody(of: behavior) { $0.run() }
-      return false
-    }
-    // The new object's reference is the graph's (see `Graph.react`).
-    let (ref, id) = graph.react(.passRetained(consume row))
+    let (ref, id) = graph.react(name, plain: body)
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 
@@ -125,10 +116,4 @@ import CogCore
   @inlinable init(_ run: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void) {
     self.run = run
   }
-}
-
-/// A reaction body that does not take the context.
-@usableFromInline package struct LayoutPlainReactionBody {
-  @usableFromInline let run: () -> Void
-  @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }

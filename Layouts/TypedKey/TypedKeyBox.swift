@@ -120,6 +120,7 @@ package final class TypedFamilyParts<Key, Value>: @unchecked Sendable {
 
   @inlinable init(
     initial: @escaping @MainActor (Key) -> Value,
+    // Lifetime: as the stored `equality` above (the caller's registry or `equalityOwner`).
     equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?
   ) {
     self.initial = initial

@@ -95,13 +95,6 @@ struct ReactionBody {
   @inlinable init(_ run: @escaping @MainActor (CogReactionContext) -> Void) { self.run = run }
 }
 
-/// A reaction body that does not take the context (the workbench's effects).
-@usableFromInline
-struct PlainReactionBody {
-  @usableFromInline let run: () -> Void
-  @inlinable init(_ run: @escaping () -> Void) { self.run = run }
-}
-
 /// Keeps a state's row alive until `end()` (any copy; ending twice is harmless).
 @MainActor
 public struct CogLease {

@@ -30,13 +30,7 @@ extension Cogs {
     for (bit, flag) in pairs where f.contains(bit) { flags.insert(flag) }
     if f.contains(.hasValue) && kind != .reaction { flags.insert(.hasValue) }
     if f.contains(.leased) { flags.insert(.leased) }
-    var value: String? = nil
-    let ti = Int(rows.typeIndex[s])
-    if kind != .reaction, f.contains(.hasValue), ti >= 0, ti < graph.maps.columns.count,
-      let column = graph.maps.columns[ti]
-    {
-      value = column.describe(entry: rows.valueIndex[s])
-    }
+    let value = kind == .reaction ? nil : graph.describeValue(s)
     var lifetime: CogLifetime? = nil
     if kind != .reaction {
       lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.owner(ofRow: s)?.cachePolicy)

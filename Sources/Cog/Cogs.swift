@@ -126,13 +126,7 @@ public final class Cogs {
   /// closure adapting it.
   @inlinable @discardableResult
   package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
-    typealias Row = TypedReactionRow<SharedEdgePool, PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
-      Row.withBody(of: behavior) { $0.run() }
-      return false
-    }
-    // The new object's reference is the graph's (see `Graph.react`).
-    let (ref, id) = graph.react(.passRetained(consume row))
+    let (ref, id) = graph.react(name, plain: body)
     return CogReaction(graph: graph, ref: ref, id: id)
   }
 

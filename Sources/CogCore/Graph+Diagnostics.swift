@@ -7,7 +7,7 @@
 /// graph object nor its groups grow: the switches sit in bytes that were padding.
 @MainActor @usableFromInline
 package final class GraphDiagnostics {
-  @usableFromInline package var history = TurnHistory()
+  @usableFromInline var history = TurnHistory()
   /// Runs of each counted row, by slot and generation (a released row's count stays behind
   /// under its old generation, unseen: a reused slot starts from zero).
   @usableFromInline package var runCounts: [SlotRef: Int] = [:]
@@ -15,7 +15,7 @@ package final class GraphDiagnostics {
   /// while this or `explainsTurns` is on.
   @usableFromInline package var countingRuns = false
   /// The explained turns (`Graph+Explain.swift`).
-  @usableFromInline package var explanations = ExplanationLog()
+  @usableFromInline var explanations = ExplanationLog()
   /// The context's clock when it is the library's test clock (`Cogs.settle` asks it which
   /// work is asleep on it).
   package var testClock: AnyObject?

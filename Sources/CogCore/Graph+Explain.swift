@@ -34,7 +34,7 @@ extension Graph {
   }
 
   /// The description of row `s`'s current value (nil for a reaction or no value yet).
-  func describeValue(_ s: Slot, entry: Int32? = nil) -> String? {
+  package func describeValue(_ s: Slot, entry: Int32? = nil) -> String? {
     let ti = Int(rows.typeIndex[s])
     guard ti >= 0, ti < maps.columns.count, let column = maps.columns[ti] else { return nil }
     // An entry named by the caller is a staged one, which holds a value.

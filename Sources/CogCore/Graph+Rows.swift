@@ -1,7 +1,7 @@
 extension Graph {
   /// The typed column for `Value` in this context, created on first use (cold).
   @inlinable @inline(__always)
-  package func column<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+  func column<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
     let i = Int(typeIndex)
     if i < maps.columns.count, let c = maps.columns[i] {
       // Safety: `makeColumn` made it a `ValueColumn<Value>`; a type index names one type.
@@ -33,7 +33,7 @@ extension Graph {
   /// The entries of the typed column `typeIndex` (see `ValueEntry`): two loads, no class
   /// access, no reference counting. The hot path of every read.
   @inlinable @inline(__always)
-  package func valueEntries(_ typeIndex: Int32) -> UnsafeMutableRawPointer {
+  func valueEntries(_ typeIndex: Int32) -> UnsafeMutableRawPointer {
     valueBase[Int(typeIndex)].unsafelyUnwrapped
   }
 
@@ -45,7 +45,7 @@ extension Graph {
 
   /// Stores `value` in entry `index` of the typed column `typeIndex` (holding one or not).
   @inlinable @inline(__always)
-  package func storeValue<Value>(_ value: Value, _ typeIndex: Int32, _ index: Int32) {
+  func storeValue<Value>(_ value: Value, _ typeIndex: Int32, _ index: Int32) {
     ValueEntry<Value>.store(value, valueEntries(typeIndex), Int(index))
   }
 

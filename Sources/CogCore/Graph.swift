@@ -24,7 +24,7 @@ package final class Graph<Edges: EdgeStore> {
   /// their own, reached through addressors: a `_read`/`_modify` coroutine that is not inlined
   /// (cold paths are not) allocates its frame (seen: 2 allocations per created row).
   // Lifetime: the three are allocated in `init` and freed only in this graph's `deinit`.
-  @usableFromInline package let store: UnsafeMutablePointer<HotState<Edges>>
+  @usableFromInline let store: UnsafeMutablePointer<HotState<Edges>>
   @usableFromInline package let mapsPointer: UnsafeMutablePointer<ContextMaps>
   @usableFromInline package let turnsPointer: UnsafeMutablePointer<TurnState<Edges>>
   /// This context's serial (see `Registry.makeContextSerial`).
@@ -183,11 +183,11 @@ package final class Graph<Edges: EdgeStore> {
 
 /// The hot groups of a graph's stored state (see `Graph.store`).
 @usableFromInline
-package struct HotState<Edges: EdgeStore> {
-  @usableFromInline package var rows: RowColumns<Edges>
-  @usableFromInline package var edges: Edges
-  @usableFromInline package var work: WorkBuffers<Edges>
-  @usableFromInline package var track: Tracking<Edges>
+struct HotState<Edges: EdgeStore> {
+  @usableFromInline var rows: RowColumns<Edges>
+  @usableFromInline var edges: Edges
+  @usableFromInline var work: WorkBuffers<Edges>
+  @usableFromInline var track: Tracking<Edges>
   /// The element storage of each typed column, by type index, kept in step with the column's
   /// buffer: reads load values through it without touching (or retaining) the column object.
   /// Here, with the hot groups, rather than with the context's maps: every read and every
@@ -195,7 +195,7 @@ package struct HotState<Edges: EdgeStore> {
   /// per value access (the maps pointer).
   // Lifetime: `maps.columns` keeps each column; its entry is re-stored after `allocatePair`, the
   // one place a column's `values` grows (moves).
-  @usableFromInline package var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
+  @usableFromInline var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
 
   @usableFromInline init(reservingRows rows: Int) {
     self.rows = RowColumns(reservingRows: rows)
@@ -310,7 +310,7 @@ package struct WorkBuffers<Edges: EdgeStore> {
   /// The bodies running inside another body, innermost last (`Graph.runNested`); the
   /// outermost is `Tracking.outermost`. Read only to name a cycle: a push and a pop per
   /// nested recompute, where two columns of every row held the same (8 bytes a row).
-  @usableFromInline package var nestedRuns = RawColumn<NestedRun>(capacity: 16)
+  @usableFromInline var nestedRuns = RawColumn<NestedRun>(capacity: 16)
 
   @inlinable package func free() {
     pullStack.free()
@@ -330,12 +330,12 @@ package struct WorkBuffers<Edges: EdgeStore> {
 
 /// A body running inside another body (`WorkBuffers.nestedRuns`).
 @frozen @usableFromInline
-package struct NestedRun {
-  @usableFromInline package let body: Slot
+struct NestedRun {
+  @usableFromInline let body: Slot
   /// The pull-stack depth when the body started (the outermost's is
   /// `Tracking.outermostFrame`).
-  @usableFromInline package let frame: Int32
-  @inlinable package init(body: Slot, frame: Int32) {
+  @usableFromInline let frame: Int32
+  @inlinable init(body: Slot, frame: Int32) {
     self.body = body
     self.frame = frame
   }
@@ -412,7 +412,7 @@ package struct ContextMaps {
   @usableFromInline package var ownersAddedSinceSweep: Int32 = 0
   /// Per-context state of keyed descriptors (their key → slot index).
   @usableFromInline package var keyIndexes: [DescriptorKey: KeyedRowIndex] = [:]
-  @usableFromInline package var columns: [AnyValueColumn?] = []
+  @usableFromInline var columns: [AnyValueColumn?] = []
   /// Cached rows per descriptor (the limit is per descriptor). Entries are never removed, so
   /// a steady turn never inserts.
   @usableFromInline package var cacheCounts: [Int32: Int32] = [:]

@@ -114,3 +114,10 @@ package final class GraphHandle<Edges: EdgeStore> {
 /// Registrations alive in the process (reactions, leases, exports): tests count them after
 /// register/cancel churn.
 @usableFromInline package let registrationsAlive = Atomic<Int>(0)
+
+/// A reaction body that takes no context (`Graph.react(_:plain:)`).
+@usableFromInline
+struct PlainReactionBody {
+  @usableFromInline let run: () -> Void
+  @inlinable init(_ run: @escaping () -> Void) { self.run = run }
+}

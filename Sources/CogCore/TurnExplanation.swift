@@ -77,33 +77,33 @@ package struct TurnExplanation: Sendable {
 /// The explaining side of `GraphDiagnostics`: the explained turns kept, and the turn being
 /// explained.
 @usableFromInline
-package struct ExplanationLog {
+struct ExplanationLog {
   /// How many explained turns are kept (oldest dropped first).
-  package static let capacity = 64
-  package var turns: [TurnExplanation] = []
+  static let capacity = 64
+  var turns: [TurnExplanation] = []
   /// The turn whose flush is running, while it is explained.
-  package var current: TurnExplanation?
+  var current: TurnExplanation?
   /// What the flagged cone looked like before the flush: by row, whether it was stale, its
   /// value's description and its dependencies.
-  package var before: [Int32: (stale: Bool, value: String?, deps: [Slot])] = [:]
+  var before: [Int32: (stale: Bool, value: String?, deps: [Slot])] = [:]
   /// The written states that changed, and the rows push flagged, in the turn being explained.
-  package var written: [Slot] = []
-  package var marked: [Slot] = []
+  var written: [Slot] = []
+  var marked: [Slot] = []
   /// The rows that ran since the turn began.
-  package var ran: Set<Int32> = []
+  var ran: Set<Int32> = []
   /// Set by `evict` for the release it makes.
   var evicting = false
 
-  package init() {}
+  init() {}
 
   /// Keeps `e`, dropping the oldest past `capacity`.
-  package mutating func keep(_ e: TurnExplanation) {
+  mutating func keep(_ e: TurnExplanation) {
     if turns.count == Self.capacity { turns.removeFirst() }
     turns.append(e)
   }
 
   /// Changes the turn being explained or, outside a flush, the last one kept.
-  package mutating func update(_ change: (inout TurnExplanation, _ afterFlush: Bool) -> Void) {
+  mutating func update(_ change: (inout TurnExplanation, _ afterFlush: Bool) -> Void) {
     if current != nil {
       change(&current!, false)
     } else if !turns.isEmpty {

@@ -1,18 +1,18 @@
 /// The turn history: a fixed ring of integer turn records. Labels are resolved only when the
 /// history is displayed. Kept only by a context that records it (`Graph.recordsHistory`).
 @usableFromInline
-package struct TurnHistory {
+struct TurnHistory {
   /// One turn: its id, the index of its op name, and up to four touched slots with the
   /// generations they had then (a slot may belong to another row by the time it is shown).
-  @usableFromInline package struct Record: Sendable, Equatable {
-    @usableFromInline package var turn: UInt32
-    @usableFromInline package var op: UInt16
-    @usableFromInline package var touchedCount: UInt16
-    @usableFromInline package var touched: (Int32, Int32, Int32, Int32)
-    @usableFromInline package var generations: (UInt16, UInt16, UInt16, UInt16)
+  @usableFromInline struct Record: Sendable, Equatable {
+    @usableFromInline var turn: UInt32
+    @usableFromInline var op: UInt16
+    @usableFromInline var touchedCount: UInt16
+    @usableFromInline var touched: (Int32, Int32, Int32, Int32)
+    @usableFromInline var generations: (UInt16, UInt16, UInt16, UInt16)
 
     /// The touched rows recorded (at most four), with their generations then.
-    @inlinable package var touchedRefs: [SlotRef] {
+    @inlinable var touchedRefs: [SlotRef] {
       let slots = [touched.0, touched.1, touched.2, touched.3]
       let gens = [generations.0, generations.1, generations.2, generations.3]
       return (0..<min(4, Int(touchedCount))).filter { slots[$0] >= 0 }.map {
@@ -20,29 +20,29 @@ package struct TurnHistory {
       }
     }
 
-    @inlinable package static func == (a: Record, b: Record) -> Bool {
+    @inlinable static func == (a: Record, b: Record) -> Bool {
       a.turn == b.turn && a.op == b.op && a.touchedRefs == b.touchedRefs
         && a.touchedCount == b.touchedCount
     }
   }
 
-  @usableFromInline package static let capacity = 256
-  @usableFromInline package private(set) var records: [Record] = []
-  @usableFromInline package private(set) var next = 0
+  @usableFromInline static let capacity = 256
+  @usableFromInline private(set) var records: [Record] = []
+  @usableFromInline private(set) var next = 0
   /// Op names by index. Interned by the address of their static text, so recording a turn
   /// never hashes or formats a string.
-  @usableFromInline package private(set) var opNames: [StaticString] = []
+  @usableFromInline private(set) var opNames: [StaticString] = []
   private var opIndex: [UnsafeRawPointer: UInt16] = [:]
   /// The descriptor the next recorded turn is named after, or -1: an async cog's result
   /// publishes in a turn named after the cog (see `Graph+Async.swift`). Consumed by `record`.
-  @usableFromInline package var nextOpState: Int32 = -1
+  @usableFromInline var nextOpState: Int32 = -1
   /// Descriptors that name turns, by index (an op index at or above `stateOpBase` is one).
-  @usableFromInline package private(set) var stateOps: [Int32] = []
-  @usableFromInline package static var stateOpBase: UInt16 { 0x8000 }
+  @usableFromInline private(set) var stateOps: [Int32] = []
+  @usableFromInline static var stateOpBase: UInt16 { 0x8000 }
 
-  package init() { records.reserveCapacity(Self.capacity) }
+  init() { records.reserveCapacity(Self.capacity) }
 
-  @usableFromInline package mutating func record(
+  @usableFromInline mutating func record(
     turn: UInt32, op: StaticString, touched: UnsafeBufferPointer<Slot>,
     generation: (Slot) -> UInt16
   ) {
@@ -78,7 +78,7 @@ package struct TurnHistory {
   }
 
   /// The records, oldest first.
-  @usableFromInline package var ordered: [Record] {
+  @usableFromInline var ordered: [Record] {
     records.count < Self.capacity ? records : Array(records[next...] + records[..<next])
   }
 }

@@ -2,7 +2,7 @@
 /// value type (dropping a released row's value). Only cold paths call through it.
 @MainActor
 @usableFromInline
-package class AnyValueColumn {
+class AnyValueColumn {
   /// Drops the values of the pair starting at `pair` and returns the pair to the free list:
   /// `ValueColumn.drop(pair:)`, in a closure its initializer makes specialized for its value
   /// type. Not an overridden method: a vtable call runs the generic class's unspecialized
@@ -16,7 +16,7 @@ package class AnyValueColumn {
   }
   /// The value at `entry` as text (`String(describing:)`). The entry must hold a value (its
   /// row's `hasValue`).
-  @usableFromInline package func describe(entry: Int32) -> String? { fatalError("abstract") }
+  @usableFromInline func describe(entry: Int32) -> String? { fatalError("abstract") }
 }
 
 /// How a value column stores one entry. A trivial type (`_isPOD`: nothing to retain or
@@ -86,17 +86,17 @@ package enum ValueEntry<Value> {
 /// of `valueIndex`, so publishing needs no typed code. Computeds use the even entry only.
 @MainActor
 @usableFromInline
-package final class ValueColumn<Value>: AnyValueColumn {
+final class ValueColumn<Value>: AnyValueColumn {
   /// The entries: `count` of them handed out, room for `capacity`, bound to `Value` (bare)
   /// or `Value?`.
   // Lifetime: allocated in `init`, replaced by `grow`, freed in `deinit`; the graph's
   // `valueBase` entry is re-stored whenever `grow` runs (`Graph.allocateValuePair`).
-  @exclusivity(unchecked) @usableFromInline package var base: UnsafeMutableRawPointer
+  @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
   @exclusivity(unchecked) @usableFromInline var count: Int
   @exclusivity(unchecked) @usableFromInline var capacity: Int
   @exclusivity(unchecked) @usableFromInline var freePairs: RawColumn<Int32>
 
-  @inlinable package init() {
+  @inlinable init() {
     capacity = 32
     count = 0
     base = Self.allocate(32)
@@ -124,7 +124,7 @@ package final class ValueColumn<Value>: AnyValueColumn {
   }
 
   /// A pair for a new row, with `initial` in its even entry.
-  @inlinable package func allocatePair(initial: Value?) -> Int32 {
+  @inlinable func allocatePair(initial: Value?) -> Int32 {
     if freePairs.count > 0 {
       let p = freePairs.removeLast()
       if let initial { ValueEntry.store(initial, base, Int(p)) }
@@ -158,7 +158,7 @@ package final class ValueColumn<Value>: AnyValueColumn {
     capacity = newCapacity
   }
 
-  @usableFromInline override package func describe(entry: Int32) -> String? {
+  @usableFromInline override func describe(entry: Int32) -> String? {
     if !ValueEntry<Value>.isBare && base.assumingMemoryBound(to: Value?.self)[Int(entry)] == nil {
       return nil
     }
@@ -166,7 +166,7 @@ package final class ValueColumn<Value>: AnyValueColumn {
   }
 
   /// Drops the values of the pair starting at `pair` and returns the pair to the free list.
-  @inlinable package func drop(pair: Int32) {
+  @inlinable func drop(pair: Int32) {
     if !ValueEntry<Value>.isBare {
       base.assumingMemoryBound(to: Value?.self)[Int(pair)] = nil
       base.assumingMemoryBound(to: Value?.self)[Int(pair) + 1] = nil

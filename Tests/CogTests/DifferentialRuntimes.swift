@@ -150,7 +150,7 @@ final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime 
   typealias Family = Never
   let cogs = LayoutCogs<Edges>()
   init(loopLimit: Int, onError: @escaping (CogError) -> Void) {
-    cogs.scheduledTurnLimit = loopLimit
+    cogs.graph.turns.scheduledTurnLimit = loopLimit
     cogs.errorHandler = onError
   }
   var isFailing: Bool { cogs.isFailingOperation }

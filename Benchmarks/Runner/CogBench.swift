@@ -10,28 +10,36 @@ import Foundation
 @main
 @MainActor
 struct CogBench {
-  static let usage = """
-    usage: cog-bench <command> [options]   (cog-bench <command> --help for details)
+  /// The documented commands, in the order `cog-bench --help` lists them.
+  static let commands: [CommandSpec] = [
+    ListCommand.spec, RunCommand.spec, ProfileCommand.spec, AttributeCommand.spec,
+    CheckCommand.spec, ThresholdsCommand.spec, SameCountsCommand.spec, GatePowerCommand.spec,
+    MemoryCommand.spec, RenderCommand.spec, CalibrateCommand.spec,
+  ]
 
-    commands:
-      list                 cases, systems and metrics
-      run                  measure cases × systems, write a result file (.bench-tmp/runs/)
-      profile <case>       one case under callgrind: the top functions by instruction share
-      attribute <case>     a regression by function: two profiles (before, after) compared
-      check <result>       compare a result file with committed thresholds
-      thresholds update    write the thresholds file from a result file
-      same-counts A B      check that two results counted exactly the same
-      gate-power           the gate's false alarms (A/A) and injected regressions caught
-      memory               resident memory across samples (flat once warm?), descriptor bytes
-      render               impl/perf.md, impl/perf-history.md and SVG charts from result files
-                           (--add FILE: a new run joins Results/runs/ and the record)
-      calibrate            known workloads that must give exact counts (release builds)
+  static var usage: String {
+    var out = """
+      usage: cog-bench <command> [options]   (cog-bench <command> --help for details)
 
-    exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check;
-    memory: a series not flat),
-    3 a run kept out of the record: it lacks counters the record has (render --add),
-    4 improvements only (check)
-    """
+      commands:
+
+      """
+    for c in commands {
+      let name = "  " + c.usage
+      out +=
+        name.count < 23
+        ? name + String(repeating: " ", count: 23 - name.count)
+        : name + "\n" + String(repeating: " ", count: 23)
+      out += c.summary + "\n"
+    }
+    return out + """
+
+      exit codes: 0 ok, 1 usage, input or tool error, 2 regression or missed target (check;
+      memory: a series not flat),
+      3 a run kept out of the record: it lacks counters the record has (render --add),
+      4 improvements only (check)
+      """
+  }
 
   static func main() {
     // This thread runs no main-queue job: the async cases may drain the main queue here.

@@ -5,27 +5,39 @@ import Foundation
 /// profile before (by default the threshold's commit) and one after (by default now).
 @MainActor
 enum AttributeCommand {
-  static let help = """
-    usage: cog-bench attribute <case> [--system ID] [--size quick|full]
-                               [--from REF|PROFILE.json] [--to PROFILE.json] [--top N]
-                               [--profiles DIR] [--thresholds FILE] [--allow-debug]
-
-    A differential profile of one region: callgrind's self and inclusive instructions per
-    function before and after, sorted by the change of self instructions, largest first.
-      --from  before: a profile file (cog-bench profile writes them; committed ones are in
-              Results/profiles), or a git commit or ref, whose committed profile of the
-              region in --profiles (default Results/profiles) is used, else that commit is
-              checked out in .bench-tmp/attribute/ and profiled there (a release build: about
-              10 minutes cold on 2 cores). Default: the threshold's commit, the last commit
-              that changed --thresholds (default Results/thresholds/<size>.json).
-      --to    after: a profile file. Default: now (this build, measured as profile measures:
-              a release build with valgrind).
-      --system  default cog; --top  rows shown (default 20)
-    Given two profile files it measures nothing. A function outside a profile's listed ones
-    (profile files keep the heaviest few) shows as ≤ the smallest listed count, and its
-    change as a bound. Inclusive counts need profiles written since they were recorded.
-    Exit: 0 ok, 1 error.
-    """
+  static let spec = CommandSpec(
+    "attribute <case>",
+    summary: "a regression by function: two profiles (before, after) compared",
+    maxPositionals: 1,
+    about: """
+      A differential profile of one region: callgrind's self and inclusive instructions per
+      function before and after, sorted by the change of self instructions, largest first.
+      """,
+    options: [
+      OptionSpec("system", "ID", "the system (default cog)"),
+      .size,
+      OptionSpec(
+        "from", "REF|PROFILE.json",
+        "before: a profile file (cog-bench profile writes them; committed ones are in Results/profiles), or a git commit or ref, whose committed profile of the region in --profiles is used, else that commit is checked out in .bench-tmp/attribute/ and profiled there (a release build: about 10 minutes cold on 2 cores). Default: the threshold's commit, the last commit that changed --thresholds."
+      ),
+      OptionSpec(
+        "to", "PROFILE.json",
+        "after: a profile file. Default: now (this build, measured as profile measures: a release build with valgrind)."
+      ),
+      OptionSpec("top", "N", "rows shown (default 20)"),
+      OptionSpec("profiles", "DIR", "the committed profiles (default Results/profiles)"),
+      OptionSpec(
+        "thresholds", "FILE",
+        "the thresholds file whose commit --from defaults to (default Results/thresholds/<size>.json)"
+      ),
+      .allowDebug,
+    ],
+    notes: """
+      Given two profile files it measures nothing. A function outside a profile's listed ones
+      (profile files keep the heaviest few) shows as ≤ the smallest listed count, and its
+      change as a bound. Inclusive counts need profiles written since they were recorded.
+      Exit: 0 ok, 1 error.
+      """)
 
   /// One side of the comparison: a profile and where it came from.
   struct Side {
@@ -34,12 +46,9 @@ enum AttributeCommand {
   }
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments,
-      valueOptions: ["system", "size", "from", "to", "top", "profiles", "thresholds"],
-      flagOptions: ["allow-debug"], maxPositionals: 1)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     guard a.positionals.count == 1 else {

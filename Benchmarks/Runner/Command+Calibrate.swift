@@ -3,24 +3,27 @@ import Foundation
 
 @MainActor
 enum CalibrateCommand {
-  static let help = """
-    usage: cog-bench calibrate [--runs N] [--skip-instructions] [--allow-debug]
-
-    Runs known workloads and checks that the counters give exact, repeatable counts:
-    an empty region counts nothing; 1000 class instances are 1000 allocations and no ARC
-    traffic; copying 1000 references is 1000 retains; releasing them is 1000 releases; a loop
-    over an Int buffer in a final class is 0 allocations, 0 retains, 0 releases. Each is run
-    N times (default 3). Unless --skip-instructions, a fixed loop then runs in N separate
-    processes under callgrind and must give identical instruction counts.
-    Release builds only (debug builds add ARC traffic). Exit: 0 all held, 1 otherwise.
-    """
+  static let spec = CommandSpec(
+    "calibrate", summary: "known workloads that must give exact counts (release builds)",
+    about: """
+      Runs known workloads and checks that the counters give exact, repeatable counts:
+      an empty region counts nothing; 1000 class instances are 1000 allocations and no ARC
+      traffic; copying 1000 references is 1000 retains; releasing them is 1000 releases; a loop
+      over an Int buffer in a final class is 0 allocations, 0 retains, 0 releases. Each is run
+      N times. Unless --skip-instructions, a fixed loop then runs in N separate processes
+      under callgrind and must give identical instruction counts.
+      """,
+    options: [
+      OptionSpec("runs", "N", "how many times each workload runs (default 3)"),
+      OptionSpec("skip-instructions", "leaves out the instruction check (no valgrind needed)"),
+      .allowDebug,
+    ],
+    notes: "Release builds only (debug builds add ARC traffic). Exit: 0 all held, 1 otherwise.")
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["runs"], flagOptions: ["skip-instructions", "allow-debug"],
-      maxPositionals: 0)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     let runs = try a.int("runs", default: 3, min: 1)

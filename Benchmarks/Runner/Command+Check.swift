@@ -2,45 +2,51 @@ import Foundation
 
 @MainActor
 enum CheckCommand {
-  static let help = """
-    usage: cog-bench check <result.json> [--thresholds PATH] [--systems GLOBS]
-                           [--metrics GLOBS] [--enforce-targets] [--allow-debug]
-
-    Compares the result's gated counts with the committed thresholds (default
-    Results/thresholds/<size>.json) and fails both ways: a count above its threshold is a
-    regression, one below it is an improvement that must be committed (ratcheted) with
-    `cog-bench thresholds update`.
-      --systems, --metrics  compare only these systems and metrics (globs), on both sides:
-                   the thresholds of other systems and metrics are not required. Default:
-                   what the gate gates, systems 'cog*' and the metrics of `cog-bench list
-                   --gate-metrics`. Every pattern must match a system or a count the result
-                   measured, and something must be checked: an empty selection is an error.
-      --enforce-targets  a steady-state target its case declares (no allocations, no
-                   retains/releases in steady iterations) that Cog misses, on any of its
-                   layouts (cog, cog[<edges>+<keys>]), is a regression too; the baselines'
-                   misses are reported, not gated
-      --allow-debug  accept a result from a debug build (plumbing tests only)
-    A partial result (a run of some cases, systems or metrics) is checked on what it
-    measured only; the thresholds outside it are counted and not required.
-    Errors (exit 1): a selection that matches nothing, a missing or corrupt thresholds file,
-    a result from another size, toolchain or allocation counter, a debug build, a case whose
-    checks failed, a threshold for a count the result lacks, a count without threshold.
-    A failing check prints a roll-up first (regions regressed or improved, the worst change
-    per metric), then one line per count (and the roll-up again after more than 20), then
-    the verdict with the commands to run, which work when pasted.
-    Exit: 0 equal within tolerance, 1 error, 2 regression or missed target (whatever else
-    improved), 4 improvements only.
-    """
+  static let spec = CommandSpec(
+    "check <result.json>", summary: "compare a result file with committed thresholds",
+    maxPositionals: 1,
+    about: """
+      Compares the result's gated counts with the committed thresholds and fails both ways: a
+      count above its threshold is a regression, one below it is an improvement that must be
+      committed (ratcheted) with `cog-bench thresholds update`.
+      """,
+    options: [
+      OptionSpec(
+        "thresholds", "PATH", "the thresholds file (default Results/thresholds/<size>.json)"),
+      OptionSpec(
+        "systems", "GLOBS",
+        "compare only these systems, on both sides: the thresholds of other systems are not required. Default: what the gate gates, 'cog*'. Every pattern must match a system the result measured, and something must be checked: an empty selection is an error."
+      ),
+      OptionSpec(
+        "metrics", "GLOBS",
+        "compare only these metrics (as --systems). Default: the metrics of `cog-bench list --gate-metrics`."
+      ),
+      OptionSpec(
+        "enforce-targets",
+        "a steady-state target its case declares (no allocations, no retains/releases in steady iterations) that Cog misses, on any of its layouts (cog, cog[<edges>+<keys>]), is a regression too; the baselines' misses are reported, not gated"
+      ),
+      OptionSpec("allow-debug", "accepts a result from a debug build (plumbing tests only)"),
+    ],
+    notes: """
+      A partial result (a run of some cases, systems or metrics) is checked on what it
+      measured only; the thresholds outside it are counted and not required.
+      Errors (exit 1): a selection that matches nothing, a missing or corrupt thresholds file,
+      a result from another size, toolchain or allocation counter, a debug build, a case whose
+      checks failed, a threshold for a count the result lacks, a count without threshold.
+      A failing check prints a roll-up first (regions regressed or improved, the worst change
+      per metric), then one line per count (and the roll-up again after more than 20), then
+      the verdict with the commands to run, which work when pasted.
+      Exit: 0 equal within tolerance, 1 error, 2 regression or missed target (whatever else
+      improved), 4 improvements only.
+      """)
 
   /// What the gate gates when `--systems` is not given: Cog and its layouts.
   static let gatedSystems = "cog*"
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["thresholds", "systems", "metrics"],
-      flagOptions: ["enforce-targets", "allow-debug"], maxPositionals: 1)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     guard a.positionals.count == 1 else {

@@ -6,25 +6,33 @@ import Foundation
 /// update` and `check` in child processes, as `scripts/ci-gate.sh` uses them.
 @MainActor
 enum GatePowerCommand {
-  static let help = """
-    usage: cog-bench gate-power [--runs N] [--cases LIST] [--size quick|full]
-                                [--output-dir DIR] [--allow-debug]
-
-    Measures the gate's power on a few cases (default \(defaultCases.joined(separator: ",")))
-    with metrics \(metrics.joined(separator: ",")):
-      A/A       the same binary runs N times (default 8) on system cog; thresholds from the
-                first run; every later run is checked: an exit other than 0 is a false alarm
-      injected  system `injected` (Cog plus a cost per iteration, COG_BENCH_INJECT), checked
-                against its own counts without injection: an instruction loop sized to
-                \(percents.map { "\(fixed($0, $0 < 1 ? 1 : 0))%" }.joined(separator: ", ")) of each case's instructions (the loop's cost per
-                iteration calibrated on the case first), one allocation and one retain per
-                iteration; caught when check exits 2 with a regression of that metric
-    Writes DIR/<date>-<size>-<commit>[-dirty].json (default DIR Results/gate-power), which
-    `cog-bench render` shows as the record's "Gate power". Needs valgrind and a release
-    build (scripts/gate-power.sh builds one). It runs N + 4 runs of the cases and one run
-    per case and instruction level: 3–6 minutes with the defaults on 2 cores.
-    Exit: 0 measured (whatever it found), 1 error.
-    """
+  static let spec = CommandSpec(
+    "gate-power",
+    summary: "the gate's false alarms (A/A) and injected regressions caught",
+    about: """
+      Measures the gate's power on a few cases with metrics \(metrics.joined(separator: ",")):
+        A/A       the same binary runs N times on system cog; thresholds from the first run;
+                  every later run is checked: an exit other than 0 is a false alarm
+        injected  system `injected` (Cog plus a cost per iteration, COG_BENCH_INJECT), checked
+                  against its own counts without injection: an instruction loop sized to
+                  \(percents.map { "\(fixed($0, $0 < 1 ? 1 : 0))%" }.joined(separator: ", ")) of each case's instructions (the loop's cost per
+                  iteration calibrated on the case first), one allocation and one retain per
+                  iteration; caught when check exits 2 with a regression of that metric
+      """,
+    options: [
+      OptionSpec("runs", "N", "A/A runs (default 8, at least 2)"),
+      OptionSpec("cases", "LIST", "the cases (default \(defaultCases.joined(separator: ",")))"),
+      .size,
+      OptionSpec("output-dir", "DIR", "where the result goes (default Results/gate-power)"),
+      .allowDebug,
+    ],
+    notes: """
+      Writes DIR/<date>-<size>-<commit>[-dirty].json, which `cog-bench render` shows as the
+      record's "Gate power". Needs valgrind and a release build (scripts/gate-power.sh builds
+      one). It runs N + 4 runs of the cases and one run per case and instruction level: 3–6
+      minutes with the defaults on 2 cores.
+      Exit: 0 measured (whatever it found), 1 error.
+      """)
 
   static let defaultCases = ["kairo/deep", "cellx/1000", "sbench/createSignals"]
   static let metrics = ["instructions", "allocations", "retains"]
@@ -33,11 +41,9 @@ enum GatePowerCommand {
   static let calibrationLoop = 100_000
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["runs", "cases", "size", "output-dir"],
-      flagOptions: ["allow-debug"])
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     let runs = try a.int("runs", default: 8, min: 2)

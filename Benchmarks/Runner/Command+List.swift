@@ -2,21 +2,25 @@ import CogBenchCases
 
 @MainActor
 enum ListCommand {
-  static let help = """
-    usage: cog-bench list [--cases GLOBS] [--systems GLOBS] [--gate-metrics]
-
-    Prints the systems, the cases (id and summary) and the metrics with their units and
-    whether the CI gate (scripts/ci-gate.sh) gates them.
-    GLOBS: comma-separated names or shell globs, e.g. --cases 'kairo/*,dynamic/*'.
-    --gate-metrics prints only the gated metrics, comma-separated (for scripts).
-    """
+  static let spec = CommandSpec(
+    "list", summary: "cases, systems and metrics",
+    about: """
+      Prints the systems, the cases (id and summary) and the metrics with their units and
+      whether the CI gate (scripts/ci-gate.sh) gates them.
+      """,
+    options: [
+      OptionSpec(
+        "cases", "GLOBS",
+        "only these cases: comma-separated names or shell globs, e.g. 'kairo/*,dynamic/*'"),
+      OptionSpec("systems", "GLOBS", "only these systems (as --cases)"),
+      OptionSpec("gate-metrics", "prints only the gated metrics, comma-separated (for scripts)"),
+    ],
+    notes: "Exit: 0 ok, 1 usage error.")
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["cases", "systems"], flagOptions: ["gate-metrics"],
-      maxPositionals: 0)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     if a.has("gate-metrics") {

@@ -8,23 +8,35 @@ import Foundation
 /// each case × system in a child process of its own so that no other case's memory is in it.
 @MainActor
 enum MemoryCommand {
-  static let help = """
-    usage: cog-bench memory [--cases LIST] [--systems LIST] [--size quick|full]
-                            [--samples N] [--warmup N] [--output-dir DIR] [--allow-debug]
-
-    Measures the process's resident memory (RSS, /proc/self/statm; jemalloc without decay,
-    so freed pages leave at once) after every sample of
-    each case (default \(defaultCases.joined(separator: ","))) on each system (default
-    cog), N samples (default 24) at the given size (default full), one child process per
-    case × system. A series is flat when, after the first --warmup samples (default 4),
-    no sample is more than \(fixed(tolerance, 0))% away from the first warm one. Also records the
-    bytes of Cog's descriptor objects (a manual Cog<Int>; an automatic one with its behavior),
-    and, in a child process of its own, the bytes per state at --scale N (default 1000000) sources
-    plus N computeds each reading one source (--scale 0 skips it).
-    Writes DIR/<date>-<size>-<commit>[-dirty].json (default DIR Results/memory), which
-    `cog-bench render` shows as the record's "Memory across samples". Linux only.
-    Exit: 0 measured and every series flat, 2 a series not flat, 1 error.
-    """
+  static let spec = CommandSpec(
+    "memory",
+    summary: "resident memory across samples (flat once warm?), descriptor bytes",
+    about: """
+      Measures the process's resident memory (RSS, /proc/self/statm; jemalloc without decay,
+      so freed pages leave at once) after every sample of each case on each system, one child
+      process per case × system. A series is flat when, after the first --warmup samples, no
+      sample is more than \(fixed(tolerance, 0))% away from the first warm one. Also records the bytes
+      of Cog's descriptor objects (a manual Cog<Int>; an automatic one with its behavior),
+      and, in a child process of its own, the bytes per state at --scale.
+      """,
+    options: [
+      OptionSpec("cases", "LIST", "the cases (default \(defaultCases.joined(separator: ",")))"),
+      OptionSpec("systems", "LIST", "the systems (default cog)"),
+      OptionSpec("size", "quick|full", "the case size (default full)"),
+      OptionSpec("samples", "N", "samples per series (default 24)"),
+      OptionSpec("warmup", "N", "samples before the series must be flat (default 4)"),
+      OptionSpec(
+        "scale", "N",
+        "bytes per state at N sources plus N computeds each reading one source (default 1000000; 0 skips it)"
+      ),
+      OptionSpec("output-dir", "DIR", "where the result goes (default Results/memory)"),
+      .allowDebug,
+    ],
+    notes: """
+      Writes DIR/<date>-<size>-<commit>[-dirty].json, which `cog-bench render` shows as the
+      record's "Memory across samples". Linux only.
+      Exit: 0 measured and every series flat, 2 a series not flat, 1 error.
+      """)
 
   static let defaultCases = [
     "sbench/createSignals", "sbench/createComputations/create1to1", "cellx/1000", "cellx/5000",
@@ -32,14 +44,9 @@ enum MemoryCommand {
   static let tolerance = 5.0
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments,
-      valueOptions: [
-        "cases", "systems", "size", "samples", "warmup", "output-dir", "scale",
-      ],
-      flagOptions: ["allow-debug"])
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     let cases = try Selection.cases(a["cases"] ?? defaultCases.joined(separator: ","))

@@ -50,32 +50,42 @@ struct ProfiledFunction: Codable {
 
 @MainActor
 enum ProfileCommand {
-  static let help = """
-    usage: cog-bench profile <case> [--system ID] [--size quick|full] [--top N]
-                             [--cache] [--cache-last-level BYTES]
-                             [--output-dir DIR] [--no-write] [--keep-dump]
-
-    Runs one case on one system (default: the first system, see cog-bench list) under
-    callgrind, one sample after warm-up, and prints the top N functions (default 15) by
-    self instruction count (read from the callgrind dump; names demangled by swift demangle;
-    the dump is kept under .bench-tmp/ with --keep-dump for callgrind_annotate).
-      --cache      a cache profile: the same sample with callgrind's cache simulator on
-                   (the geometry of `run`'s cache counters), functions ranked by the
-                   last-level misses they cause, with their first-level misses and data
-                   accesses beside them
-      --cache-last-level  the simulated last level's size in bytes (implies --cache; as
-                   `run --cache-last-level`: 1048576 counts the misses that leave the L2)
-    Writes DIR/<case>@<system>-<size>-<date>.json (DIR/<case>@<system>-<size>-cache-<date>.json
-    for a cache profile; default DIR: Results/profiles) for `cog-bench render`, unless
-    --no-write. Exit: 0 ok, 1 error.
-    """
+  static let spec = CommandSpec(
+    "profile <case>",
+    summary: "one case under callgrind: the top functions by instruction share",
+    maxPositionals: 1,
+    about: """
+      Runs one case on one system under callgrind, one sample after warm-up, and prints the
+      top N functions by self instruction count (read from the callgrind dump; names
+      demangled by swift demangle).
+      """,
+    options: [
+      OptionSpec("system", "ID", "the system (default: the first system, see cog-bench list)"),
+      .size,
+      OptionSpec("top", "N", "functions shown (default 15)"),
+      OptionSpec(
+        "cache",
+        "a cache profile: the same sample with callgrind's cache simulator on (the geometry of `run`'s cache counters), functions ranked by the last-level misses they cause, with their first-level misses and data accesses beside them"
+      ),
+      OptionSpec(
+        "cache-last-level", "BYTES",
+        "the simulated last level's size in bytes (implies --cache; as `run --cache-last-level`: 1048576 counts the misses that leave the L2)"
+      ),
+      OptionSpec(
+        "output-dir", "DIR",
+        "where the profile file goes (default Results/profiles): DIR/<case>@<system>-<size>-<date>.json, or …-<size>-cache-<date>.json for a cache profile, for `cog-bench render`"
+      ),
+      OptionSpec("no-write", "prints the profile and writes no file"),
+      OptionSpec(
+        "keep-dump", "keeps the callgrind dump under .bench-tmp/ (for callgrind_annotate)"),
+      .allowDebug,
+    ],
+    notes: "Exit: 0 ok, 1 error.")
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["system", "size", "top", "output-dir", "cache-last-level"],
-      flagOptions: ["no-write", "allow-debug", "keep-dump", "cache"], maxPositionals: 1)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     guard a.positionals.count == 1 else {

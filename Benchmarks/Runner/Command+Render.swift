@@ -7,67 +7,76 @@ import Foundation
 
 @MainActor
 enum RenderCommand {
-  static let help = """
-    usage: cog-bench render [RESULT.json ...] [--results-dir DIR] [--out PATH]
-                            [--history PATH] [--charts DIR] [--notes PATH]
-                            [--profiles DIR] [--m6-dir DIR] [--add RESULT.json [--force]]
-                            [--add-m6 RESULT.json [--force]]
-
-    Renders the performance record from result files only (never typed numbers):
-      --out       impl/perf.md: environment, a table per family (case × system) with ratios
-                  against Cog's default system (id "cog") measured in the same run, counts,
-                  the object-graph model per recomputed node against swift-state-graph
-                  (issue 17's figures, quoted; its ratios to Cog say "at least" or "at most"
-                  when it is not within 1.3×), profiler attribution from DIR profiles,
-                  gaps, and the prose of --notes
-                  (impl/perf-notes.md, included verbatim: decisions, trade-offs, withdrawals)
-      --history   impl/perf-history.md: the numbers of older result files (retired)
-      --thresholds-dir  where the thresholds files are (default Results/thresholds): the
-                  record's "History" (cog's gated counts at each measured commit, from every
-                  result file of a clean tree) flags changes beyond their tolerances
-      --gate-power-dir  where `cog-bench gate-power` writes (default Results/gate-power): the
-                  newest file there is the record's "Gate power" (false alarms of the same
-                  binary, injected regressions caught)
-      --memory-dir  where `cog-bench memory` writes (default Results/memory): the newest
-                  file there is the record's "Memory across samples"
-      --diagnostics-off-dir  where scripts/diagnostics-off-cost.sh writes (default
-                  Results/diagnostics-off): its newest pair of files (one commit, as shipped
-                  and with COG_NO_DIAGNOSTICS) is the record's "Diagnostics off"
-      --charts    impl/charts: one SVG bar chart per family
-      --m6-dir    where `scripts/compare.sh m6` writes (default Results/m6): the newest
-                  result file there is the record's "M6 comparison" section (the layout
-                  variants side by side; a partial run by design, never the main record)
-      --add       a new complete run (scripts/compare.sh writes one to .bench-tmp/runs/):
-                  copied into --results-dir, then rendered as the record. Refused (exit 3,
-                  nothing copied or written) when it lacks a counter the current record
-                  has (instructions not counted: no valgrind, or past a deadline; a counter
-                  that became unavailable); --force adds it anyway, on purpose. A partial
-                  run is never added (exit 1).
-      --add-m6    a new M6 run (scripts/compare.sh m6 writes one to .bench-tmp/m6/): copied
-                  into --m6-dir and rendered as the record's M6 section; refused (exit 3,
-                  nothing copied or written) when it lacks a counter the current M6 run
-                  has, unless --force.
-    Without RESULT arguments it reads every *.json in --results-dir (default Results/runs).
-    The newest COMPLETE run per size is current: every case, every system and every metric
-    (what scripts/compare.sh measures; an unavailable counter is a gap, not a partial run).
-    Partial runs (an ad-hoc `run --cases …`) never become the record: they are listed in the
-    history, marked partial. The record, the history and the charts directory are written
-    aside and swapped in together: when one cannot be written, none changes (charts this
-    render did not write are gone with the old directory).
-    Exit: 0 ok, 1 error (an unreadable result file, an output that cannot be written, or no
-    complete run: nothing is written), 3 --add refused: the run lacks counters the record has.
-    """
+  static let spec = CommandSpec(
+    "render [RESULT.json ...]",
+    summary: "impl/perf.md, impl/perf-history.md and SVG charts from result files",
+    maxPositionals: .max,
+    about: """
+      Renders the performance record from result files only (never typed numbers). Without
+      RESULT arguments it reads every *.json in --results-dir. The newest COMPLETE run per
+      size is current: every case, every system and every metric (what scripts/compare.sh
+      measures; an unavailable counter is a gap, not a partial run). Partial runs (an ad-hoc
+      `run --cases …`) never become the record: they are listed in the history, marked
+      partial.
+      """,
+    options: [
+      OptionSpec("results-dir", "DIR", "the result files (default Results/runs)"),
+      OptionSpec(
+        "out", "PATH",
+        "the record (default impl/perf.md): environment, a table per family (case × system) with ratios against Cog's default system (id \"cog\") measured in the same run, counts, the object-graph model per recomputed node against swift-state-graph (issue 17's figures, quoted), profiler attribution from --profiles, gaps, and the prose of --notes"
+      ),
+      OptionSpec(
+        "history", "PATH", "the numbers of older result files (default impl/perf-history.md)"),
+      OptionSpec("charts", "DIR", "one SVG bar chart per family (default impl/charts)"),
+      OptionSpec(
+        "notes", "PATH",
+        "included verbatim: decisions, trade-offs, withdrawals (default impl/perf-notes.md)"
+      ),
+      OptionSpec(
+        "profiles", "DIR",
+        "the committed profiles the record attributes from (default Results/profiles)"),
+      OptionSpec(
+        "thresholds-dir", "DIR",
+        "the thresholds files (default Results/thresholds): the record's \"History\" (cog's gated counts at each measured commit, from every result file of a clean tree) flags changes beyond their tolerances"
+      ),
+      OptionSpec(
+        "gate-power-dir", "DIR",
+        "where `cog-bench gate-power` writes (default Results/gate-power): the newest file there is the record's \"Gate power\""
+      ),
+      OptionSpec(
+        "memory-dir", "DIR",
+        "where `cog-bench memory` writes (default Results/memory): the newest file there is the record's \"Memory across samples\""
+      ),
+      OptionSpec(
+        "diagnostics-off-dir", "DIR",
+        "where scripts/diagnostics-off-cost.sh writes (default Results/diagnostics-off): its newest pair of files (one commit, as shipped and with COG_NO_DIAGNOSTICS) is the record's \"Diagnostics off\""
+      ),
+      OptionSpec(
+        "m6-dir", "DIR",
+        "where `scripts/compare.sh m6` writes (default Results/m6): the newest result file there is the record's \"M6 comparison\" (the layout variants side by side; a partial run by design, never the main record)"
+      ),
+      OptionSpec(
+        "add", "RESULT.json",
+        "a new complete run (scripts/compare.sh writes one to .bench-tmp/runs/): copied into --results-dir, then rendered as the record. Refused (exit 3, nothing copied or written) when it lacks a counter the current record has (instructions not counted: no valgrind, or past a deadline; a counter that became unavailable). A partial run is never added (exit 1)."
+      ),
+      OptionSpec(
+        "add-m6", "RESULT.json",
+        "a new M6 run (scripts/compare.sh m6 writes one to .bench-tmp/m6/): copied into --m6-dir and rendered as the record's M6 section; refused (exit 3, nothing copied or written) when it lacks a counter the current M6 run has"
+      ),
+      OptionSpec("force", "with --add or --add-m6: adds a run that lacks counters, on purpose"),
+    ],
+    notes: """
+      The record, the history and the charts directory are written aside and swapped in
+      together: when one cannot be written, none changes (charts this render did not write
+      are gone with the old directory).
+      Exit: 0 ok, 1 error (an unreadable result file, an output that cannot be written, or no
+      complete run: nothing is written), 3 --add refused: the run lacks counters the record has.
+      """)
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments,
-      valueOptions: [
-        "results-dir", "out", "history", "charts", "notes", "profiles", "m6-dir", "add",
-        "thresholds-dir", "gate-power-dir", "memory-dir", "add-m6", "diagnostics-off-dir",
-      ],
-      flagOptions: ["force"])
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     let out = a["out"] ?? "impl/perf.md"

@@ -5,29 +5,34 @@ import Foundation
 /// `scripts/ci-gate.sh` (the `cog*` systems, no time) gates, for one binary.
 @MainActor
 enum SameCountsCommand {
-  static let help = """
-    usage: cog-bench same-counts <reference.json> <other.json> [--systems GLOBS]
-                                 [--metrics GLOBS] [--other-build]
-
-    Checks that every deterministic count of the reference result (within --systems and
-    --metrics) is in the other result with exactly the same value, and that both come from
-    the same executable (their digests). Prints each difference. No tolerance: counts are
-    exact for one binary, whatever else a run measured.
-    --other-build: the results come from two builds of one commit (scripts/isolation-check.sh:
-    without and with a throwaway layout variant); their commits are compared instead of the
-    executables. Systems only the other result measured are not compared.
-    Every pattern must match a system or a count of the reference, and some count must be
-    compared: an empty selection is an error.
-    Exit: 0 every count equal, 1 a difference, a missing count, another executable (another
-    commit with --other-build), or a selection that matches nothing.
-    """
+  static let spec = CommandSpec(
+    "same-counts <reference.json> <other.json>",
+    summary: "check that two results counted exactly the same", maxPositionals: 2,
+    about: """
+      Checks that every deterministic count of the reference result (within --systems and
+      --metrics) is in the other result with exactly the same value, and that both come from
+      the same executable (their digests). Prints each difference. No tolerance: counts are
+      exact for one binary, whatever else a run measured.
+      """,
+    options: [
+      OptionSpec("systems", "GLOBS", "only these systems (default: all)"),
+      OptionSpec("metrics", "GLOBS", "only these metrics (default: every deterministic count)"),
+      OptionSpec(
+        "other-build",
+        "the results come from two builds of one commit (scripts/isolation-check.sh: without and with a throwaway layout variant); their commits are compared instead of the executables. Systems only the other result measured are not compared."
+      ),
+    ],
+    notes: """
+      Every pattern must match a system or a count of the reference, and some count must be
+      compared: an empty selection is an error.
+      Exit: 0 every count equal, 1 a difference, a missing count, another executable (another
+      commit with --other-build), or a selection that matches nothing.
+      """)
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["systems", "metrics"], flagOptions: ["other-build"],
-      maxPositionals: 2)
+    let a = try spec.parse(arguments)
     if a.has("help") {
-      print(help)
+      print(spec.help)
       return .ok
     }
     guard a.positionals.count == 2 else {

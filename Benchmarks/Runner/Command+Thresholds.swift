@@ -2,39 +2,54 @@ import Foundation
 
 @MainActor
 enum ThresholdsCommand {
-  static let help = """
-    usage: cog-bench thresholds update <result.json> [--thresholds PATH] [--systems GLOBS]
-                                       [--metrics GLOBS] [--merge] [--accept-regressions]
-                                       [--allow-dirty] [--allow-debug] [--dry-run]
-
-    Rewrites the thresholds file for the result's size (default
-    Results/thresholds/<size>.json) from every deterministic count of the result (within
-    --systems and --metrics when given), keeping the file's tolerances, and prints every
-    threshold it adds (+), removes (-) and changes (~). Commit the file after reviewing that
-    list; its diff is one line per number.
-
-    It refuses, writing nothing:
-      - a partial result: one that did not measure every case, or that lacks a system or
-        metric the file has thresholds for, or whose count is unavailable where the file has
-        one. --merge updates the counts the result has and keeps every other threshold;
-      - a count above its threshold (beyond the tolerance) unless --accept-regressions: an
-        update ratchets improvements, a regression is accepted only on purpose;
-      - a result from a working tree whose measured code (Package.swift, Sources, Layouts,
-        Benchmarks) differs from its commit, unless --allow-dirty;
-      - results whose case checks failed, debug builds (unless --allow-debug), builds with
-        COG_INTERNAL_CHECKS, results with an injected regression, negative counts, and a
-        corrupt thresholds file (repair or restore it: git checkout -- PATH).
-    --dry-run prints the changes and writes nothing.
-    Exit: 0 written (or nothing to change), 1 refused or error.
-    """
+  static let spec = CommandSpec(
+    "thresholds update <result.json>", summary: "write the thresholds file from a result file",
+    maxPositionals: 2,
+    about: """
+      Rewrites the thresholds file for the result's size from every deterministic count of the
+      result (within --systems and --metrics when given), keeping the file's tolerances, and
+      prints every threshold it adds (+), removes (-) and changes (~). Commit the file after
+      reviewing that list; its diff is one line per number.
+      """,
+    options: [
+      OptionSpec(
+        "thresholds", "PATH", "the thresholds file (default Results/thresholds/<size>.json)"),
+      OptionSpec("systems", "GLOBS", "only the counts of these systems"),
+      OptionSpec("metrics", "GLOBS", "only the counts of these metrics"),
+      OptionSpec(
+        "merge",
+        "updates the counts a partial result has and keeps every other threshold"
+      ),
+      OptionSpec(
+        "accept-regressions",
+        "writes counts above their thresholds too (a regression accepted on purpose)"
+      ),
+      OptionSpec(
+        "allow-dirty",
+        "accepts a result from a working tree whose measured code differs from its commit"
+      ),
+      OptionSpec("allow-debug", "accepts a result from a debug build (plumbing tests only)"),
+      OptionSpec("dry-run", "prints the changes and writes nothing"),
+    ],
+    notes: """
+      It refuses, writing nothing:
+        - a partial result: one that did not measure every case, or that lacks a system or
+          metric the file has thresholds for, or whose count is unavailable where the file has
+          one (unless --merge);
+        - a count above its threshold (beyond the tolerance) unless --accept-regressions: an
+          update ratchets improvements, a regression is accepted only on purpose;
+        - a result from a working tree whose measured code (Package.swift, Sources, Layouts,
+          Benchmarks) differs from its commit, unless --allow-dirty;
+        - results whose case checks failed, debug builds (unless --allow-debug), builds with
+          COG_INTERNAL_CHECKS, results with an injected regression, negative counts, and a
+          corrupt thresholds file (repair or restore it: git checkout -- PATH).
+      Exit: 0 written (or nothing to change), 1 refused or error.
+      """)
 
   static func main(_ arguments: [String]) throws -> ExitCode {
-    let a = try Arguments(
-      arguments, valueOptions: ["thresholds", "systems", "metrics"],
-      flagOptions: ["merge", "accept-regressions", "allow-dirty", "allow-debug", "dry-run"],
-      maxPositionals: 2)
+    let a = try spec.parse(arguments)
     if a.has("help") || a.positionals.first != "update" {
-      print(help)
+      print(spec.help)
       return a.has("help") ? .ok : .failure
     }
     guard a.positionals.count == 2 else {

@@ -33,15 +33,56 @@ struct RunnerTests {
         == "instructions,allocations,allocatedBytes,graphBytes,retains,releases")
   }
 
-  @Test(
-    "every command has --help",
-    arguments: [
-      "list", "run", "profile", "check", "thresholds", "render", "calibrate", "same-counts",
-    ])
+  static let commands = [
+    "list", "run", "profile", "attribute", "check", "thresholds", "same-counts", "gate-power",
+    "memory", "render", "calibrate",
+  ]
+
+  @Test("every command has --help", arguments: commands)
   func help(command: String) throws {
     let o = try CogBench.run([command, "--help"], in: try temporaryDirectory())
     #expect(o.status == 0)
     #expect(o.stdout.contains("usage: cog-bench \(command)"))
+  }
+
+  /// The options a help text names: `--name` tokens.
+  static func optionNames<S: StringProtocol>(in text: S) -> Set<String> {
+    var names = Set<String>()
+    var rest = Substring(text)
+    while let r = rest.range(of: "--") {
+      let tail = rest[r.upperBound...]
+      let name = tail.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+      if let first = name.first, first.isLetter { names.insert(String(name)) }
+      rest = tail.dropFirst(name.count)
+    }
+    return names.subtracting(["help", "tool"])
+  }
+
+  @Test(
+    "a command's help lists every option it describes, and describes every option it lists",
+    arguments: commands)
+  func helpCoversOptions(command: String) throws {
+    let o = try CogBench.run([command, "--help"], in: try temporaryDirectory())
+    let lines = o.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    let synopsis = lines.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let listed = Self.optionNames(in: synopsis.joined(separator: "\n"))
+    let described = Set(
+      lines.dropFirst(synopsis.count).compactMap { line -> String? in
+        let t = line.drop { $0 == " " }
+        guard line.first == " ", t.hasPrefix("--") else { return nil }
+        return Self.optionNames(in: t.prefix { $0 != " " }).first
+      })
+    // Another command's options are quoted with it in backticks: `cog-bench render --add`.
+    let prose = lines.dropFirst(synopsis.count).joined(separator: "\n")
+      .split(separator: "`", omittingEmptySubsequences: false)
+      .enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ")
+    let mentioned = Self.optionNames(in: prose)
+    #expect(
+      mentioned.subtracting(listed).isEmpty,
+      "described, not in the usage line: \(mentioned.subtracting(listed).sorted())")
+    #expect(
+      listed.subtracting(described).isEmpty,
+      "in the usage line, not described: \(listed.subtracting(described).sorted())")
   }
 
   @Test(

@@ -158,8 +158,7 @@ let package = Package(
     .executableTarget(
       name: "CogBenchRunner",
       dependencies: [
-        "CogBenchCases", "CogBenchSystems", "CogVariants", "CogCounters", "CogEdgePool",
-        "CogPrefixArrays", "CogInlineOverflow",
+        "CogBenchCases", "CogBenchSystems", "CogVariants", "CogCounters",
       ],
       path: "Benchmarks/Runner", swiftSettings: benchSwift),
 

@@ -60,15 +60,6 @@ final class SystemEntry {
     self.makeBound = makeBound
   }
 
-  static func of<S: ReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
-  }
-
-  /// Keyed systems also get the keyed cases.
-  static func of<S: KeyedReactiveSystem>(_: S.Type) -> SystemEntry {
-    SystemEntry(id: S.id, capabilities: S.capabilities) { CaseRegistry.bind(S.self) }
-  }
-
   /// A system that binds the cases of `S` and transforms each bound case (test-only systems).
   static func wrapping<S: KeyedReactiveSystem>(
     _: S.Type, id: String, _ transform: @escaping (BoundCase) -> BoundCase

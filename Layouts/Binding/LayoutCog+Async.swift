@@ -10,7 +10,7 @@ extension LayoutCog where Value: Equatable & Sendable {
     _ body: @escaping @MainActor (LayoutContext<Value, Edges>) -> AsyncWork<Value>
   ) {
     let ti = Registry.typeIndex(for: Value.self)
-    let spec = AsyncSpec<Value, Edges>(
+    let spec = AsyncSpec<Value>(
       policy: policy, initial: initial, typeIndex: ti,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
         .takeUnretainedValue())

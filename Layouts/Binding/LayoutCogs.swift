@@ -44,7 +44,7 @@ import CogCore
     _ name: StaticString = "reaction",
     _ body: @escaping @MainActor (LayoutReactionContext<Edges>) -> Void
   ) -> LayoutReaction<Edges> {
-    typealias Row = TypedReactionRow<Edges, LayoutReactionBody<Edges>>
+    typealias Row = TypedReactionRow<LayoutReactionBody<Edges>>
     let row = Row(name: name, body: LayoutReactionBody(body)) { behavior, g, slot in
       let graph = Graph<Edges>.unchecked(g)
       Row.withBody(of: behavior) {

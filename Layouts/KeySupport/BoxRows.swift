@@ -181,11 +181,4 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
   @usableFromInline package override func keyDescription(slot: Slot, tag: UInt32) -> String {
     key(tag: tag).map { "\($0)" } ?? "?"
   }
-
-  /// Rows of the box in this context (for memory reports and tests).
-  package var liveRows: Int {
-    var n = 0
-    for t in 0..<keys.count where keys[t] != nil { n += 1 }
-    return n
-  }
 }

@@ -124,7 +124,7 @@ extension Cog where Value: Equatable {
     _ body: @escaping @MainActor (CogContext<Value>) -> AsyncWork<Value>
   ) {
     let ti = Registry.typeIndex(for: Value.self)
-    let spec = AsyncSpec<Value, SharedEdgePool>(
+    let spec = AsyncSpec<Value>(
       policy: policy, initial: initial, typeIndex: ti,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) }
         .takeUnretainedValue())
@@ -149,10 +149,10 @@ extension Cog where Value: Equatable {
 @frozen @usableFromInline
 struct AsyncBody<Value>: @unchecked Sendable {
   @usableFromInline let make: @MainActor (CogContext<Value>) -> AsyncWork<Value>
-  @usableFromInline let spec: AsyncSpec<Value, SharedEdgePool>
+  @usableFromInline let spec: AsyncSpec<Value>
   @inlinable init(
     make: @escaping @MainActor (CogContext<Value>) -> AsyncWork<Value>,
-    spec: AsyncSpec<Value, SharedEdgePool>
+    spec: AsyncSpec<Value>
   ) {
     self.make = make
     self.spec = spec

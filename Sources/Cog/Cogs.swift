@@ -109,7 +109,7 @@ public final class Cogs {
   public func react(
     _ name: StaticString = "reaction", _ body: @escaping @MainActor (CogReactionContext) -> Void
   ) -> CogReaction {
-    typealias Row = TypedReactionRow<SharedEdgePool, ReactionBody>
+    typealias Row = TypedReactionRow<ReactionBody>
     // `run` captures nothing (no closure context of its own): it finds the body in the row.
     let row = Row(name: name, body: ReactionBody(body)) { behavior, g, slot in
       let graph = CogGraph.unchecked(g)

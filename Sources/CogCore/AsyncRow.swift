@@ -95,7 +95,7 @@ enum AsyncOutcome<Value> {
 /// behavior captures it; every row of the descriptor shares it).
 // Safety: immutable `let`s, read by main-actor graph code; `initial` has `Cog`'s caveat.
 @usableFromInline
-package final class AsyncSpec<Value, Edges: EdgeStore>: @unchecked Sendable {
+package final class AsyncSpec<Value>: @unchecked Sendable {
   @usableFromInline package let policy: AsyncPolicy
   @usableFromInline package let initial: Value
   @usableFromInline package let typeIndex: Int32
@@ -145,7 +145,7 @@ final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   @exclusivity(unchecked) @usableFromInline weak var graph: Graph<Edges>?
   @usableFromInline let slot: Slot
   @usableFromInline package let statusSlot: Slot
-  @usableFromInline let spec: AsyncSpec<Value, Edges>
+  @usableFromInline let spec: AsyncSpec<Value>
   /// Bumped by a `.latest` restart and by the release: a result or element of an older
   /// generation is dropped before it touches the graph.
   @exclusivity(unchecked) @usableFromInline package internal(set) var generation: UInt32 = 0
@@ -167,7 +167,7 @@ final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   @exclusivity(unchecked) @usableFromInline var failureSerial: UInt32 = 0
 
   @usableFromInline init(
-    graph: Graph<Edges>, slot: Slot, statusSlot: Slot, spec: AsyncSpec<Value, Edges>
+    graph: Graph<Edges>, slot: Slot, statusSlot: Slot, spec: AsyncSpec<Value>
   ) {
     self.graph = graph
     self.slot = slot

@@ -14,7 +14,7 @@ extension Graph {
   /// row's policy takes the work and the status follows. Returns whether the value changed
   /// (only on the first run: results change the value in turns of their own).
   @inlinable
-  package func submitAsync<V>(_ work: AsyncWork<V>, at s: Slot, spec: AsyncSpec<V, Edges>) -> Bool {
+  package func submitAsync<V>(_ work: AsyncWork<V>, at s: Slot, spec: AsyncSpec<V>) -> Bool {
     var changed = false
     if !rows.flags[s].contains(.hasValue) {
       storeValue(spec.initial, spec.typeIndex, rows.valueIndex[s])
@@ -30,14 +30,14 @@ extension Graph {
 
   /// The `AsyncRow` of row `s`, made on the row's first run together with its status row.
   @inlinable
-  func asyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
+  func asyncRow<V>(at s: Slot, spec: AsyncSpec<V>) -> AsyncRow<V, Edges> {
     // Safety: `makeAsyncRow` made `asyncRows[s]` for this row's descriptor, whose spec fixes `V`.
     if let r = turns.asyncRows[s.raw] { return unsafeDowncast(r, to: AsyncRow<V, Edges>.self) }
     return makeAsyncRow(at: s, spec: spec)
   }
 
   @inline(never) @inlinable
-  func makeAsyncRow<V>(at s: Slot, spec: AsyncSpec<V, Edges>) -> AsyncRow<V, Edges> {
+  func makeAsyncRow<V>(at s: Slot, spec: AsyncSpec<V>) -> AsyncRow<V, Edges> {
     let ti = AsyncStatusType.typeIndex
     let pair = allocateValuePair(ti, initial: CogAsyncStatus.idle)
     let id = Registry.makeDescriptorID()
@@ -74,7 +74,7 @@ extension Graph {
   /// Stages a result or element as the async row's new value in the running turn (an equal
   /// value, by the cog's equality, changes nothing).
   @inlinable
-  func stageAsyncValue<V>(_ value: V, at s: Slot, spec: AsyncSpec<V, Edges>) {
+  func stageAsyncValue<V>(_ value: V, at s: Slot, spec: AsyncSpec<V>) {
     stage(
       s, value, typeIndex: spec.typeIndex,
       // Lifetime: `spec` (captured by the descriptor's behavior) owns its equality.

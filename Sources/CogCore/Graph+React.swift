@@ -17,7 +17,7 @@ extension Graph {
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
   // Lifetime: `row` comes retained (+1); the graph owns that reference until `endReaction`.
-  @inlinable package func react(_ row: Unmanaged<ReactionRow<Edges>>) -> (
+  @inlinable package func react(_ row: Unmanaged<ReactionRow>) -> (
     ref: SlotRef, id: Int32
   ) {
     if _slowPath(!canStartOperation) {
@@ -45,7 +45,7 @@ extension Graph {
   @inlinable package func react(_ name: StaticString, plain body: @escaping () -> Void) -> (
     ref: SlotRef, id: Int32
   ) {
-    typealias Row = TypedReactionRow<Edges, PlainReactionBody>
+    typealias Row = TypedReactionRow<PlainReactionBody>
     let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
       Row.withBody(of: behavior) { $0.run() }
       return false
@@ -69,7 +69,7 @@ extension Graph {
 
   /// Part of `release` (and of the graph's `deinit`): gives back the graph's reference to the
   /// reaction object of a released row, which frees its body.
-  @inlinable @inline(never) package func endReaction(_ b: BehaviorRef<Edges>) {
+  @inlinable @inline(never) package func endReaction(_ b: BehaviorRef) {
     b.object?.release()
   }
 
@@ -77,7 +77,7 @@ extension Graph {
   @inlinable package func reactionName(_ s: Slot) -> String? {
     guard let b = rows.behavior[s].object else { return nil }
     // Safety: `describe` calls it for `.reaction` rows only, whose behavior `react` stored.
-    return withGuaranteed(b) { "\(unsafeDowncast($0, to: ReactionRow<Edges>.self).name)" }
+    return withGuaranteed(b) { "\(unsafeDowncast($0, to: ReactionRow.self).name)" }
   }
 
   /// Gives back every live reaction object (the graph's `deinit`).

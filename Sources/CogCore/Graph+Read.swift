@@ -60,7 +60,7 @@ extension Graph {
       edges.track(s, version: rows.changedAt[s], sub: activeSub, &run)
       return value(s, n)
     }
-    return readResolved(s, n, .tracked)
+    return readResolved(s, n)
   }
 
   /// Every other read: outermost (the context's subscript, a writer's read) or untracked
@@ -73,9 +73,9 @@ extension Graph {
 
   /// The rest of a body's read of row `s` of `n` (see `readInBody`).
   @inlinable @inline(never)
-  func readResolved<N: StateName>(_ s: Slot, _ n: N, _ mode: ReadMode) -> N.Value
+  func readResolved<N: StateName>(_ s: Slot, _ n: N) -> N.Value
   where N.Edges == Edges {
-    settle(s, n, mode)
+    settle(s, n, .tracked)
   }
 
   /// The general read of row `s` of `n`, shared by `readOutside` and `readResolved`: bring

@@ -220,7 +220,7 @@ package struct RowColumns<Edges: EdgeStore> {
   /// message, beyond that).
   @usableFromInline package var typeIndex: RawColumn<Int16>
   @usableFromInline package var descriptor: RawColumn<Int32>
-  @usableFromInline package var behavior: RawColumn<BehaviorRef<Edges>>
+  @usableFromInline package var behavior: RawColumn<BehaviorRef>
   @usableFromInline package var lifetime: RawColumn<RowLifetime>
   /// A word the row's reference layout gives a keyed row (an entry in its box's key storage,
   /// or the interned token; 0 for other rows): the core stores it and hands it back, and
@@ -278,7 +278,7 @@ package struct RowColumns<Edges: EdgeStore> {
   @inlinable package static var bytesPerRow: Int {
     MemoryLayout<StateFlags>.stride + MemoryLayout<UInt32>.stride
       + MemoryLayout<Int32>.stride * 2 + MemoryLayout<Int16>.stride + MemoryLayout<UInt16>.stride
-      + MemoryLayout<BehaviorRef<Edges>>.stride + MemoryLayout<RowLifetime>.stride
+      + MemoryLayout<BehaviorRef>.stride + MemoryLayout<RowLifetime>.stride
       + MemoryLayout<UInt32>.stride
   }
 }

@@ -15,7 +15,7 @@ import Synchronization
 // Safety: `@MainActor`; `name` is a `let`, `run` see `RowBehavior`.
 @MainActor
 @usableFromInline
-package class ReactionRow<Edges: EdgeStore>: RowBehavior, @unchecked Sendable {
+package class ReactionRow: RowBehavior, @unchecked Sendable {
   /// The name given at registration, for errors and the debug history.
   @usableFromInline package final let name: StaticString
 
@@ -36,7 +36,7 @@ package class ReactionRow<Edges: EdgeStore>: RowBehavior, @unchecked Sendable {
 @MainActor
 @usableFromInline
 // Safety: `@MainActor`; `body` is a `let` only its `run` calls, on the main actor.
-package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>,
+package final class TypedReactionRow<Body>: ReactionRow,
   @unchecked Sendable
 {
   @usableFromInline package let body: Body
@@ -55,7 +55,7 @@ package final class TypedReactionRow<Edges: EdgeStore, Body>: ReactionRow<Edges>
   /// reloaded the column and the object, three loads per run.)
   @inlinable @inline(__always)
   package static func withBody(of behavior: RowBehavior, _ call: (Body) -> Void) {
-    // Safety: `run` is handed its own object, a `TypedReactionRow<Edges, Body>` of this `run`.
+    // Safety: `run` is handed its own object, a `TypedReactionRow<Body>` of this `run`.
     call(unsafeDowncast(behavior, to: TypedReactionRow.self).body)
   }
 }

@@ -41,7 +41,7 @@ package typealias RowRun = @MainActor (RowBehavior, AnyObject, Slot) -> Bool
 /// An unretained reference to a row's behavior, as stored in the behavior column. Calling
 /// through it with `withGuaranteed` costs no reference counting.
 @frozen @usableFromInline
-package struct BehaviorRef<Edges: EdgeStore> {
+package struct BehaviorRef {
   // Lifetime: the graph retains the row's descriptor (which owns it) or its `ReactionRow`.
   @usableFromInline package var object: Unmanaged<RowBehavior>?
   @inlinable package init(_ object: RowBehavior?) {

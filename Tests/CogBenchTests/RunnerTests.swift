@@ -33,7 +33,7 @@ struct RunnerTests {
         == "instructions,allocations,allocatedBytes,graphBytes,retains,releases")
   }
 
-  static let commands = [
+  nonisolated static let commands = [
     "list", "run", "profile", "attribute", "check", "thresholds", "same-counts", "gate-power",
     "memory", "render", "calibrate",
   ]

@@ -8,6 +8,7 @@ import CogCore
 /// - `forgetImpl`: the key-typed release path, which the core reaches through `KeyedRowIndex`.
 @MainActor @usableFromInline
 package class KeyRowsBase: KeyedRowIndex {
+  // Safety: main-actor confined (the box's rows in one context), never accessed overlapping.
   @exclusivity(unchecked) @usableFromInline package var slotOfTag = RawColumn<Int32>(capacity: 4)
   /// Made by `BoxRows<Key>.init`, so that it runs specialized for the key type. The core calls
   /// `forget` through the `KeyedRowIndex` existential, whose witness for a generic class runs
@@ -54,6 +55,7 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
     case tokens
   }
   @usableFromInline package let tags: Tags
+  // Safety (these three): as `slotOfTag`: main-actor confined, never accessed overlapping.
   @exclusivity(unchecked) @usableFromInline package var slots: [Key: Int32] = [:]
   @exclusivity(unchecked) @usableFromInline package var keys = RawColumn<Key?>(capacity: 16)
   @exclusivity(unchecked) @usableFromInline package var freeTags = RawColumn<UInt32>(capacity: 4)

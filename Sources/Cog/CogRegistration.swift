@@ -13,6 +13,7 @@ import Synchronization
 @MainActor
 @usableFromInline
 final class CogRegistration {
+  // Safety: main-actor confined and never accessed overlapping (see the class comment).
   @usableFromInline @exclusivity(unchecked) weak var cogs: Cogs?
   /// The leased row.
   @usableFromInline let ref: SlotRef
@@ -44,6 +45,7 @@ final class CogRegistration {
 @MainActor
 @usableFromInline
 final class ExportRegistration {
+  // Safety: main-actor confined and never accessed overlapping (see the class comment).
   @usableFromInline @exclusivity(unchecked) weak var cogs: Cogs?
   @usableFromInline let sink: ExportSink
   @usableFromInline @exclusivity(unchecked) var isCancelled = false

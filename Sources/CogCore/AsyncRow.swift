@@ -142,6 +142,7 @@ package protocol AsyncRowControl: AnyObject {
 @MainActor @usableFromInline
 final class AsyncRow<Value, Edges: EdgeStore>: AsyncRowControl {
   /// The context; weak: a task that outlives it finds nothing to publish into.
+  // Safety (every `@exclusivity(unchecked)` here): main-actor confined, never overlapping.
   @exclusivity(unchecked) @usableFromInline weak var graph: Graph<Edges>?
   @usableFromInline let slot: Slot
   @usableFromInline package let statusSlot: Slot

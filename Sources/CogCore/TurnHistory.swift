@@ -32,6 +32,7 @@ struct TurnHistory {
   /// Op names by index. Interned by the address of their static text, so recording a turn
   /// never hashes or formats a string.
   @usableFromInline private(set) var opNames: [StaticString] = []
+  // Safety: the keys are only hashed and compared, never read through (static text).
   private var opIndex: [UnsafeRawPointer: UInt16] = [:]
   /// The descriptor the next recorded turn is named after, or -1: an async cog's result
   /// publishes in a turn named after the cog (see `Graph+Async.swift`). Consumed by `record`.

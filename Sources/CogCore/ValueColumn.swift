@@ -92,6 +92,7 @@ final class ValueColumn<Value>: AnyValueColumn {
   // Lifetime: allocated in `init`, replaced by `grow`, freed in `deinit`; the graph's
   // `valueBase` entry is re-stored whenever `grow` runs (`Graph.allocateValuePair`).
   @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
+  // Safety (these three): main-actor graph code only, never accessed overlapping.
   @exclusivity(unchecked) @usableFromInline var count: Int
   @exclusivity(unchecked) @usableFromInline var capacity: Int
   @exclusivity(unchecked) @usableFromInline var freePairs: RawColumn<Int32>

@@ -37,13 +37,13 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
   }
 
   /// A writable family whose rows start at `initial(key)`; writes compare with `equality`
-  /// (held unretained; `equalityOwner` keeps a custom one alive).
+  /// (held unretained; `equalityKeeper` keeps a custom one alive).
   @inlinable
   package init(
     family label: String, lifetime: RowLifetime,
     cachePolicy: (limit: Int, retention: Duration)?,
-    // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
-    equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?,
+    // Lifetime: the registry (shared `==`, for the process) or `equalityKeeper` keeps it alive.
+    equality: Unmanaged<SourceEquality<Value>>?, equalityKeeper: SourceEquality<Value>?,
     initial: @escaping @MainActor (Key) -> Value
   ) {
     state = KeyedState(
@@ -51,7 +51,7 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
       label: label, lifetime: lifetime, cachePolicy: cachePolicy, behavior: manualRowBehavior,
       cache: DescriptorCache.make())
     family = TypedFamilyParts(
-      initial: initial, equality: equality, equalityOwner: equalityOwner)
+      initial: initial, equality: equality, equalityKeeper: equalityKeeper)
   }
 
   deinit { state.cache.free() }
@@ -114,18 +114,18 @@ package final class TypedBox<Key: Hashable, Value, Edges: EdgeStore>: RowOwner,
 @usableFromInline
 package final class TypedFamilyParts<Key, Value>: @unchecked Sendable {
   @usableFromInline package let initial: @MainActor (Key) -> Value
-  // Lifetime: the registry (shared `==`, for the process) or `equalityOwner` keeps it alive.
+  // Lifetime: the registry (shared `==`, for the process) or `equalityKeeper` keeps it alive.
   @usableFromInline package let equality: Unmanaged<SourceEquality<Value>>?
-  @usableFromInline let equalityOwner: SourceEquality<Value>?
+  @usableFromInline let equalityKeeper: SourceEquality<Value>?
 
   @inlinable init(
     initial: @escaping @MainActor (Key) -> Value,
-    // Lifetime: as the stored `equality` above (the caller's registry or `equalityOwner`).
-    equality: Unmanaged<SourceEquality<Value>>?, equalityOwner: SourceEquality<Value>?
+    // Lifetime: as the stored `equality` above (the caller's registry or `equalityKeeper`).
+    equality: Unmanaged<SourceEquality<Value>>?, equalityKeeper: SourceEquality<Value>?
   ) {
     self.initial = initial
     self.equality = equality
-    self.equalityOwner = equalityOwner
+    self.equalityKeeper = equalityKeeper
   }
 }
 

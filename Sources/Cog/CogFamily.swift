@@ -32,7 +32,7 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
     core = TypedBox(
       family: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
       equality: Registry.shared(for: Value.self) { SourceEquality<Value>(equatableEquals) },
-      equalityOwner: nil, initial: initial)
+      equalityKeeper: nil, initial: initial)
   }
 
   /// A family with a custom equality for writes (`nil`: every write changes).
@@ -46,8 +46,8 @@ public final class CogFamily<Key: Hashable, Value>: @unchecked Sendable {
     let owner = equals.map { SourceEquality($0) }
     core = TypedBox(
       family: label, lifetime: lifetime.row, cachePolicy: lifetime.cachePolicy,
-      // Lifetime: `equalityOwner: owner` keeps this equality alive as long as the family.
-      equality: owner.map { Unmanaged.passUnretained($0) }, equalityOwner: owner,
+      // Lifetime: `equalityKeeper: owner` keeps this equality alive as long as the family.
+      equality: owner.map { Unmanaged.passUnretained($0) }, equalityKeeper: owner,
       initial: initial)
   }
 

@@ -19,13 +19,13 @@ extension Graph {
     for (body, started) in running {
       let start = Int(started)
       while frame < start && frame < work.pullStack.count {
-        chain.append(work.pullStack[frame].node)
+        chain.append(work.pullStack[frame].row)
         frame += 1
       }
       chain.append(body)
     }
     while frame < work.pullStack.count {
-      chain.append(work.pullStack[frame].node)
+      chain.append(work.pullStack[frame].row)
       frame += 1
     }
     var path: [Slot] = []

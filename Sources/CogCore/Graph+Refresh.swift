@@ -47,7 +47,7 @@ extension Graph {
     var n = root
     var p = edges.firstDep(of: root)
     rows.flags[root].insert(.visiting)
-    work.pullStack.append(PullFrame(node: n, position: p))
+    work.pullStack.append(PullFrame(row: n, position: p))
     // `n` is the top frame's row and `p` the position its scan resumes at, kept in registers
     // rather than reloaded from the frame: a descent goes on with the new frame directly.
     pull: while true {
@@ -65,7 +65,7 @@ extension Graph {
             // base and count are loaded once (a store to a column may alias them).
             rows.flags[d] = fd.union(.visiting)
             let first = edges.firstDep(of: d)
-            work.pullStack.append(PullFrame(node: d, position: first))
+            work.pullStack.append(PullFrame(row: d, position: first))
             work.pullStack[work.pullStack.count &- 2].position = p
             n = d
             p = first
@@ -103,14 +103,14 @@ extension Graph {
             break
           }
           if work.pullStack.count == base { break }
-          m = work.pullStack.removeLast().node
+          m = work.pullStack.removeLast().row
         }
       } else {
         rows.flags[n] = f.subtracting([.visiting, .pending])
       }
       let count = work.pullStack.count
       if count == base { return }
-      n = work.pullStack[count &- 1].node
+      n = work.pullStack[count &- 1].row
       p = work.pullStack[count &- 1].position
     }
   }
@@ -119,7 +119,7 @@ extension Graph {
   @inline(never) @inlinable
   func abandonRefresh(downTo base: Int) {
     while work.pullStack.count > base {
-      let n = work.pullStack.removeLast().node
+      let n = work.pullStack.removeLast().row
       rows.flags[n].remove(.visiting)
       if !rows.flags[n].contains(.dirty) { rows.flags[n].insert(.pending) }
     }
@@ -304,10 +304,10 @@ let freshStackTrampoline: @convention(c) (UnsafeMutableRawPointer?) -> Void = { 
 /// capacity check and one count update.
 @frozen @usableFromInline
 struct PullFrame<Position: EdgePosition> {
-  @usableFromInline package var node: Slot
-  @usableFromInline package var position: Position
-  @inlinable @inline(__always) package init(node: Slot, position: Position) {
-    self.node = node
+  @usableFromInline var row: Slot
+  @usableFromInline var position: Position
+  @inlinable @inline(__always) init(row: Slot, position: Position) {
+    self.row = row
     self.position = position
   }
 }

@@ -30,7 +30,7 @@ package final class Graph<Edges: EdgeStore> {
   /// This context's serial (see `Registry.makeContextSerial`).
   @usableFromInline package let serial: Int
   /// Keeps the clock the store calls unretained.
-  @usableFromInline let clockOwner: GraphClock
+  @usableFromInline let clockKeeper: GraphClock
   /// What reaction handles hold to reach this graph (see `GraphHandle`).
   @usableFromInline package let handle = GraphHandle<Edges>.take()
 
@@ -91,11 +91,11 @@ package final class Graph<Edges: EdgeStore> {
   ///     the columns mid-benchmark.
   ///   - now: the context's clock (time since the context was made), for cache retention.
   @inlinable package init(reservingRows rows: Int = 64, now: (() -> Duration)? = nil) {
-    clockOwner = GraphClock(now ?? Graph.continuousClock())
+    clockKeeper = GraphClock(now ?? Graph.continuousClock())
     store = .allocate(capacity: 1)
     store.initialize(to: HotState(reservingRows: rows))
     mapsPointer = .allocate(capacity: 1)
-    mapsPointer.initialize(to: ContextMaps(clock: clockOwner))
+    mapsPointer.initialize(to: ContextMaps(clock: clockKeeper))
     turnsPointer = .allocate(capacity: 1)
     turnsPointer.initialize(to: TurnState())
     serial = Registry.makeContextSerial()
@@ -419,8 +419,8 @@ package struct ContextMaps {
   /// The earliest retention deadline among the cached rows.
   @usableFromInline package var nextCacheDeadline: Duration = .zero
   /// The context's clock, as time since the context was made: retention deadlines use it,
-  /// and tests inject a manual clock. Held by `Graph.clockOwner`, called unretained.
-  // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
+  /// and tests inject a manual clock. Held by `Graph.clockKeeper`, called unretained.
+  // Lifetime: `Graph.clockKeeper` retains the clock for the context's life.
   @usableFromInline package var clock: Unmanaged<GraphClock>
   @usableFromInline package var liveRows: Int = 0
   /// Observation boundaries: made on a row's first UI read, pinned to the context (v1: the
@@ -461,6 +461,6 @@ package struct ContextMaps {
   /// what a sweep walks, and what `sweepIfDue` compares the new ones with.
   @usableFromInline package var holdCount = 0
 
-  // Lifetime: `Graph.clockOwner` retains the clock for the context's life.
+  // Lifetime: `Graph.clockKeeper` retains the clock for the context's life.
   @inlinable package init(clock: GraphClock) { self.clock = Unmanaged.passUnretained(clock) }
 }

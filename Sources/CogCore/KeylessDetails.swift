@@ -9,18 +9,18 @@ package final class KeylessExtras: @unchecked Sendable {
   @usableFromInline package let givenLabel: String
   @usableFromInline package let cachePolicy: (limit: Int, retention: Duration)?
   /// A manual state's own equality, which the state calls unretained.
-  @usableFromInline package let equalityOwner: AnyObject?
+  @usableFromInline package let equalityKeeper: AnyObject?
   @usableFromInline package let lifetime: RowLifetime
 
   @usableFromInline
   init(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
-    equalityOwner: AnyObject?
+    equalityKeeper: AnyObject?
   ) {
     givenLabel = label
     self.lifetime = lifetime
     self.cachePolicy = cachePolicy
-    self.equalityOwner = equalityOwner
+    self.equalityKeeper = equalityKeeper
   }
 
   /// The extras for these, or nil when every one is the default. Always inlined, so that a
@@ -28,22 +28,22 @@ package final class KeylessExtras: @unchecked Sendable {
   @inlinable @inline(__always)
   package static func make(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
-    equalityOwner: AnyObject?
+    equalityKeeper: AnyObject?
   ) -> KeylessExtras? {
-    if label.isEmpty && lifetime == .context && cachePolicy == nil && equalityOwner == nil {
+    if label.isEmpty && lifetime == .context && cachePolicy == nil && equalityKeeper == nil {
       return nil
     }
     return makeSlow(
-      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityKeeper: equalityKeeper)
   }
 
   @inline(never) @usableFromInline
   static func makeSlow(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
-    equalityOwner: AnyObject?
+    equalityKeeper: AnyObject?
   ) -> KeylessExtras {
     KeylessExtras(
-      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityKeeper: equalityKeeper)
   }
 }
 
@@ -61,10 +61,10 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
   @inlinable
   package init(
     label: String, lifetime: RowLifetime, cachePolicy: (limit: Int, retention: Duration)?,
-    equalityOwner: AnyObject?, run: @escaping RowRun
+    equalityKeeper: AnyObject?, run: @escaping RowRun
   ) {
     extras = KeylessExtras.make(
-      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: equalityOwner)
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityKeeper: equalityKeeper)
     super.init(run: run)
   }
 
@@ -76,9 +76,9 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
   /// A manual state's details (cold: only labeled states and ones with their own equality
   /// have them).
   @inline(never) @usableFromInline
-  package static func manual(label: String, equalityOwner: AnyObject?) -> KeylessDetails {
+  package static func manual(label: String, equalityKeeper: AnyObject?) -> KeylessDetails {
     KeylessDetails(
-      label: label, lifetime: .context, cachePolicy: nil, equalityOwner: equalityOwner,
+      label: label, lifetime: .context, cachePolicy: nil, equalityKeeper: equalityKeeper,
       run: { _, _, _ in false })
   }
 }
@@ -104,7 +104,7 @@ package final class KeylessBehavior<Body: Sendable>: KeylessDetails, @unchecked 
   ) {
     self.body = body
     super.init(
-      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityOwner: nil, run: run)
+      label: label, lifetime: lifetime, cachePolicy: cachePolicy, equalityKeeper: nil, run: run)
   }
 
   // A body may hold other descriptors: their teardown is iterative (`Teardown`).

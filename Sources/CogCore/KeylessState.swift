@@ -63,7 +63,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     self.equality = equality
     details =
       label.isEmpty && owner == nil
-      ? nil : KeylessDetails.manual(label: label, equalityOwner: owner)
+      ? nil : KeylessDetails.manual(label: label, equalityKeeper: owner)
     isManual = true
   }
 

@@ -10,7 +10,7 @@
 ///
 /// An enum rather than an `Any`: an `Any` makes every struct holding it address-only, so a
 /// reference was built in memory, its box retained, and destroyed through the value
-/// witnesses (measured on cog/keyed-diamond: about 150 instructions per reference). This one
+/// witnesses. This one
 /// is loadable, and trivial for the `.bits` case.
 @frozen @usableFromInline
 package enum InlineKey {

@@ -18,7 +18,7 @@ package class InlineBoxBase<Value, Edges: EdgeStore>: RowOwner, @unchecked Senda
   /// The key-typed paths, made by the typed subclass's initializer so that they run
   /// specialized for the key, value and edge types. Not overridable methods: a vtable call
   /// runs the unspecialized generic implementation, and every graph call inside it then
-  /// looks up generic metadata (measured: +54% instructions on cog/key-churn). The closures
+  /// looks up generic metadata. The closures
   /// capture nothing (the box or its storage is passed in), so calling them retains no
   /// context.
   @usableFromInline package let keyPaths: InlineKeyPaths<Value, Edges>
@@ -189,7 +189,7 @@ package struct InlineKeyName<Value, Edges: EdgeStore> {
   /// The warm path's compare, made here, where the key type is known: a closure that
   /// captures nothing, so the reference carries a function pointer. Kept in the reference
   /// rather than the box: calling a closure loaded from the box retained and released the box
-  /// around the call (measured on cog/box-ref-creation: one pair per confirm).
+  /// around the call (a pair per confirm).
   @usableFromInline package let holds: InlineKeyHolds
 
   /// The only way to make one: `key` has `box`'s key type, which the box's key paths rely on.

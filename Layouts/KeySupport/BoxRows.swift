@@ -12,8 +12,7 @@ package class KeyRowsBase: KeyedRowIndex {
   @exclusivity(unchecked) @usableFromInline package var slotOfTag = RawColumn<Int32>(capacity: 4)
   /// Made by `BoxRows<Key>.init`, so that it runs specialized for the key type. The core calls
   /// `forget` through the `KeyedRowIndex` existential, whose witness for a generic class runs
-  /// the unspecialized generic body (measured: about 2,800 instructions per released row,
-  /// hashing the key through its witness table); this non-generic `forget` only calls the
+  /// the unspecialized generic body (hashing the key through its witness table); this non-generic `forget` only calls the
   /// closure. It captures nothing (the storage is passed in): calling it retains no context.
   @usableFromInline package let forgetImpl: @MainActor (KeyRowsBase, Slot, UInt32) -> Void
 

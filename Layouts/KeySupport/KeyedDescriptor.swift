@@ -64,7 +64,7 @@ package struct KeyedState<Value, Edges: EdgeStore>: @unchecked Sendable {
 /// The behavior shared by a box's rows: find the row's key in the box's key storage (by the
 /// row's tag), run the body, store the result unless `same(old, new)`. `same` is inlined into
 /// the behavior: `==` itself, or the caller's equality (calling a captured equality closure
-/// costs a retain and release of its context per run, profiled on cog/keyed-diamond).
+/// costs a retain and release of its context per run).
 @inlinable
 package func keyedBehavior<Key: Hashable, Value, Edges: EdgeStore>(
   id: Int32, typeIndex ti: Int32, cache: DescriptorCacheRef,

@@ -53,8 +53,7 @@ extension PrefixReuseEdges {
   /// before each of its other reads (kairo/unstable reads its source before each of its 20
   /// reads of a second state) otherwise listed every repeat: 40 entries and their subscriber
   /// entries per run instead of 2. One compare, the same rule as the pool's `link`; inline (out
-  /// of line and unspecialized, it looked up generic metadata on every call: inline+overflow's
-  /// kairo/unstable took 1.7× the instructions).
+  /// of line and unspecialized, it looked up generic metadata on every call).
   @inlinable @inline(__always)
   mutating func confirmEarlier(_ dep: Slot, version: UInt32, _ run: Run) -> Bool {
     if run.index > 0 {

@@ -134,9 +134,8 @@ package protocol AsyncRowControl: AnyObject {
 /// too (the work's own awaits go wherever the functions it calls run).
 ///
 /// Everything is `@inlinable`, so that it is specialized with the descriptor's `@inlinable`
-/// factory in the module that declares the cog: unspecialized, each element of a stream spent
-/// about 45% of its instructions in generic metadata lookups (`swift_getGenericMetadata`,
-/// profiled on cog/async-stream). Its stored properties are main-actor confined and never
+/// factory in the module that declares the cog: unspecialized, each element of a stream
+/// looked up generic metadata (`swift_getGenericMetadata`) again and again. Its stored properties are main-actor confined and never
 /// accessed overlapping, hence `@exclusivity(unchecked)` (each access otherwise calls
 /// `swift_beginAccess`).
 @MainActor @usableFromInline

@@ -3,8 +3,7 @@ import Synchronization
 /// Where keyed boxes' caches (`DescriptorCache`) live: carved from chunks of 256 and recycled,
 /// so that declaring a box allocates its own object and nothing else (a cache of its own cost
 /// a `malloc` and a `free` per descriptor). Keyless descriptors no longer take one: their
-/// cache is a `KeylessCache` in their object (the lock below cost about 75 instructions per
-/// manual cog on sbench/createSignals). Boxes are declared and freed on any thread, hence the lock;
+/// cache is a `KeylessCache` in their object (no lock per declaration). Boxes are declared and freed on any thread, hence the lock;
 /// it is taken once per declaration and once per `deinit`, never during graph work. Chunks
 /// are kept for the process: the pool holds as many caches as were ever alive at once.
 @usableFromInline

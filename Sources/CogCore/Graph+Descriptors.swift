@@ -95,7 +95,7 @@ extension Graph {
 
   /// `store`, with the type index read from the row's column: a behavior that calls it needs
   /// nothing of its own after its body returns (one saved register fewer around the body's
-  /// call than keeping the behavior object for its field: measured on kairo/deep).
+  /// call than keeping the behavior object for its field).
   @inlinable @inline(__always)
   package func store<V>(_ new: V, at slot: Slot, same: (V, V) -> Bool) -> Bool {
     store(new, at: slot, typeIndex: Int32(truncatingIfNeeded: rows.typeIndex[slot]), same: same)

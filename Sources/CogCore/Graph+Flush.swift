@@ -55,8 +55,7 @@ extension Graph {
       let f = rows.flags[r]
       if !f.isDisjoint(with: .stale) && !f.contains(.released) {
         // A DIRTY reaction (its input changed: sbench's effects, most of a flush's) runs here;
-        // the rest go through `refresh`, which is out of line (measured: a call into it per
-        // reaction cost sbench update1to4 5%).
+        // the rest go through `refresh`, which is out of line (a call per reaction).
         if f.contains(.dirty) && !isFailing {
           recompute(r, outermost: true)
         } else {
@@ -91,7 +90,7 @@ extension Graph {
   /// small or nearly sorted queues are common: those take an insertion sort. A large queue
   /// out of order (thousands of effects reached depth first, as in the CellX lattice) takes a
   /// radix sort on the registration order: linear, where an insertion sort is quadratic and
-  /// a heapsort spent a third of `cellx/1000`'s instructions in its sift-down (profiled).
+  /// a heapsort spent most of a large flush in its sift-down.
   @inlinable
   func sortQueue() {
     work.queue.withElements { q in

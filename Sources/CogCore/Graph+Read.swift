@@ -10,12 +10,11 @@ extension Graph {
   /// thing the read does: `readStaleCandidate` for that row when it is stale, `readInBody`
   /// for a body's other tracked reads, `readOutside` for the rest. A call in the middle,
   /// whose result the fast path went on with, cost the function that inlines this read a
-  /// frame of four saved registers (the specialized `Cogs` subscript: 49 instructions per
-  /// read on kairo/deep, 45 with only tail calls, which still save the caller's `self`).
+  /// frame of four saved registers; with only tail calls it saves just the caller's `self`.
   ///
   /// Outside bodies the run is idle (`EdgeStore.idleRun`: an outermost recompute leaves it so),
   /// so its candidate is `.none` and the fast path needs no test of `activeSub`: only a miss
-  /// asks whether a body is running (2 instructions per read, measured on kairo/deep).
+  /// asks whether a body is running.
   @inlinable @inline(__always)
   package func read<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value where N.Edges == Edges {
     if mode == .tracked {
@@ -51,8 +50,7 @@ extension Graph {
   /// last run: the same row twice in a row, a dependency set that changed), needs tracking
   /// only. Everything else goes on in `readResolved`. Split from `readOutside` so that this
   /// frame stays small: with the refresh and cycle paths in it, every warm read paid their
-  /// saved registers and stack frame (kairo/repeated, 29 such reads per run: 3.7% more
-  /// instructions than the previous core's read, measured).
+  /// saved registers and stack frame.
   @inlinable @inline(never)
   func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)

@@ -17,15 +17,12 @@ extension Graph {
   /// Once a cycle has been met in the current operation, every refresh gives up: it leaves
   /// its rows stale (to be recomputed by a later read) instead of walking the cycle again.
   /// Only two things can start a cycle here, a scan that reaches a row in progress and a body
-  /// (its reads), so the loop tests for one after those two and at entry, not per frame
-  /// (measured: the test at the top of every iteration was one of three per row on
-  /// kairo/deep).
+  /// (its reads), so the loop tests for one after those two and at entry, not per frame.
   @inlinable
   package func refresh(_ root: Slot) { refresh(root, outermost: false) }
 
   /// `refresh` where no body runs (the flush's reactions): every recompute it makes is
-  /// outermost, so the copy made here tests nothing for it (3 instructions per recomputed row
-  /// on kairo/deep).
+  /// outermost, so the copy made here tests nothing for it.
   @inlinable
   func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
 
@@ -70,8 +67,7 @@ extension Graph {
             n = d
             p = first
             // A DIRTY row has nothing to scan: to the pop below, which runs it. Any other is
-            // scanned here at once, with no second look at its flags at the loop's top
-            // (measured on kairo/deep).
+            // scanned here at once, with no second look at its flags at the loop's top.
             if fd.contains(.dirty) { break }
             continue
           }
@@ -89,9 +85,8 @@ extension Graph {
         // its body runs, as it was while checked).
         // The frame below descended into the row that just changed from its scan, so it
         // reads it: it is dirty, and runs now, with no version to compare and no pass over
-        // its frame (each link of a chain that changes: kairo/deep's 50 rows). One call
-        // site for both (with a third, the optimizer called `recompute` out of line from
-        // every site, measured).
+        // its frame (each link of a chain that changes). One call site for both (with a
+        // third, the optimizer called `recompute` out of line from every site).
         // A failing recompute returns false, so only an unchanged one tests for a cycle.
         var m = n
         while true {

@@ -15,8 +15,8 @@ extension Graph {
   /// Runs one turn from outside (not from a turn, a body or a flush): `body` gets the turn's
   /// id for its writer. Small and inlined; the turn itself (`runTurn`) and the drain are
   /// specialized but never inlined, so that every binding's write path inlines the same way
-  /// (measured: inlining the whole turn made the optimizer inline the benchmark adapter's
-  /// write closure for one binding and not another, 4% apart on sbench's updates).
+  /// (inlining the whole turn let the optimizer inline one binding's write closure and not
+  /// another's, so bindings of one core measured apart).
   @inlinable package func turn(_ name: StaticString, _ body: (Graph<Edges>, UInt32) -> Void) {
     if _slowPath(!canStartOperation) { misplaced("turn '\(name)' was started") }
     runTurn(name, body)

@@ -35,8 +35,7 @@ extension Graph {
 /// Equatable types share one instance per value type (`Registry.shared`).
 ///
 /// It also carries the value type's index, so that declaring a manual cog with the shared
-/// `==` asks the registry once (for this object) rather than twice (about 30 instructions per
-/// manual cog on sbench/createSignals).
+/// `==` asks the registry once (for this object) rather than twice.
 // Safety: immutable after init: a `@Sendable` closure and a type index.
 @usableFromInline
 package final class SourceEquality<Value>: @unchecked Sendable {

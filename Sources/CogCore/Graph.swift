@@ -19,8 +19,7 @@ import CCogStack
 package final class Graph<Edges: EdgeStore> {
   /// The hot groups (`rows`, `edges`, `work`, `track`) behind one pointer, reached through
   /// inlined `_read`/`_modify` accessors: every hot path then loads one pointer and uses
-  /// constant offsets (measured: separate pointers per group cost about 15 instructions per
-  /// recomputed row on kairo/deep). The cold groups (`maps`, `turns`) sit behind pointers of
+  /// constant offsets (separate pointers per group were a load more per access). The cold groups (`maps`, `turns`) sit behind pointers of
   /// their own, reached through addressors: a `_read`/`_modify` coroutine that is not inlined
   /// (cold paths are not) allocates its frame (seen: 2 allocations per created row).
   // Lifetime: the three are allocated in `init` and freed only in this graph's `deinit`.
@@ -358,8 +357,7 @@ package struct Tracking<Edges: EdgeStore> {
   @usableFromInline package var cycle: [Slot]? = nil
   @usableFromInline package var nextOrder: UInt32 = 0
   /// `cycle != nil || ContextMaps.countsRuns`: whether `recompute` takes its cold path. One
-  /// byte for both, so that a steady recompute tests one (a test of the row's flags for run
-  /// counts cost 3 instructions per recompute, 1.5% of kairo/deep). In what was padding.
+  /// byte for both, so that a steady recompute tests one. In what was padding.
   @usableFromInline package var coldRecompute = false
 
   @usableFromInline package init(run: Edges.Run) { self.run = run }

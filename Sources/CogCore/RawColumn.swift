@@ -1,8 +1,7 @@
 /// A growable column over a raw buffer.
 ///
 /// Why not `ContiguousArray`: an array stored as a `var` in a class pays a dynamic exclusivity
-/// check and a uniqueness check on nearly every access (measured: ~18 `swift_beginAccess` per
-/// recomputed node, swift/0001-core-storage.md). A column is owned by exactly one graph,
+/// check and a uniqueness check on nearly every access (swift/0001-core-storage.md). A column is owned by exactly one graph,
 /// never copied, and freed by its owner's `deinit`, so neither check buys anything here.
 ///
 /// Elements `0..<count` are initialized. Index checks are debug assertions.

@@ -62,8 +62,7 @@ package final class TypedReactionRow<Body>: ReactionRow,
 
 /// How a reaction's handle reaches its graph: one per live graph, cleared by the graph's
 /// `deinit`, so that a handle used after its context is gone does nothing. A weak reference
-/// to the context cost about 250 instructions per reaction (forming it, copying and moving
-/// the handle, loading and destroying it; profiled on sbench/createComputations/create0to1),
+/// to the context costs side-table work to form, copy, load and destroy with every handle,
 /// and a strong reference to this object a retain and a release per handle.
 ///
 /// So handles hold it unretained, and it is never freed: a graph's `deinit` gives it back to
@@ -77,8 +76,7 @@ package final class GraphHandle<Edges: EdgeStore> {
   /// The graph while it lives; `nil` once its `deinit` ran (until a later graph takes it).
   /// Read through a pointer: a class `var` read inlined into another module (a handle's
   /// `cancel`, in `Cog`) costs a dynamic exclusivity check even marked
-  /// `@exclusivity(unchecked)` (about 70 instructions per cancel on
-  /// sbench/createComputations/create0to1).
+  /// `@exclusivity(unchecked)`.
   // Lifetime: the graph sets it in init and clears it in deinit (`give`): non-nil is a live graph.
   @inlinable package var graph: Unmanaged<Graph<Edges>>? {
     @inline(__always) get { storage.pointee }

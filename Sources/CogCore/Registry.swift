@@ -98,8 +98,8 @@ package enum Registry {
 
 /// What the registry has already answered, readable without a lock: an insert-only open
 /// addressing table from a type (and a kind, for `Registry.shared`) to a word. Declaring a
-/// descriptor asked two locked dictionaries (a hash of the type, a lock and an unlock each:
-/// about 500 of the 1,108 instructions per manual cog on sbench/createSignals).
+/// descriptor asked two locked dictionaries (a hash of the type, a lock and an unlock each),
+/// most of what declaring a manual cog cost.
 ///
 /// Inserts happen under the registry's lock (one writer), into empty entries only, and stop
 /// at three quarters full (then the locked dictionaries answer alone). An entry's word and

@@ -25,6 +25,8 @@ extension PerfMarkdown {
     var date: String
     var files: [String]
     var values: [String: Int]
+    /// What its instruction counts include (the newest file's).
+    var instructionScope: InstructionScope? = nil
   }
 
   /// A change beyond the tolerance between two consecutive measured commits.
@@ -79,6 +81,7 @@ extension PerfMarkdown {
         }
       }
       point.date = max(point.date, file.date)
+      point.instructionScope = file.instructionScope ?? point.instructionScope
       point.files.append(path)
       byCommit[file.environment.git.commit] = point
     }
@@ -93,15 +96,17 @@ extension PerfMarkdown {
   static func historyChanges(_ points: [HistoryPoint], tolerances: ThresholdFile?)
     -> [HistoryChange]
   {
-    var last: [String: (value: Int, commit: String)] = [:]
+    var last: [String: (value: Int, commit: String, scope: InstructionScope?)] = [:]
     var changes: [HistoryChange] = []
     for point in points {
       for key in point.values.keys.sorted() {
         let value = point.values[key]!
-        defer { last[key] = (value, point.commit) }
+        defer { last[key] = (value, point.commit, point.instructionScope) }
         guard let before = last[key], let (id, metricName) = ThresholdFile.split(key),
           let metric = Metric(rawValue: metricName)
         else { continue }
+        // Counted another way: not a change of the code (`InstructionScope`).
+        if metric == .instructions && before.scope != point.instructionScope { continue }
         let tolerance =
           tolerances?.tolerance(of: key, metric: metric)
           ?? ThresholdFile.defaultTolerance[metric.rawValue] ?? 0
@@ -145,6 +150,16 @@ extension PerfMarkdown {
           + "were not measured. `cog-bench attribute <case> --system cog --from <before> --to "
           + "<after>` explains one by function.")
       md.append("")
+      for (p, q) in zip(points, points.dropFirst())
+      where p.instructionScope != nil && q.instructionScope != nil
+        && p.instructionScope != q.instructionScope
+      {
+        md.append(
+          "Instruction counts from `\(q.commit.prefix(10))` on are \(q.instructionScope!.rawValue)"
+            + ", before it \(p.instructionScope!.rawValue) (impl/perf-notes.md, Stop 37): the two "
+            + "are not compared, and no change across it is flagged.")
+        md.append("")
+      }
       if let svg = historyChart(points, size: size) {
         let name = "\(size.rawValue)-history-instructions.svg"
         charts.append((name, Data(svg.utf8)))

@@ -240,9 +240,15 @@ extension PerfMarkdown {
       x.isEmpty ? "–" : fixed(exp(x.map { log($0) }.reduce(0, +) / Double(x.count)), 3) + "×"
     }
     let moved = changed.keys.sorted().map { "\($0) in \(changed[$0]!)" }
+    var instructions = "instructions \(geomean(irRatios)) in geometric mean"
+    if let now = file.instructionScope, let then = before.instructionScope, now != then {
+      instructions =
+        "instructions not compared (counted \(then.rawValue) there, \(now.rawValue) here: "
+        + "impl/perf-notes.md, Stop 37)"
+    }
     return "Since the previous record (`\(path)`, commit "
       + "\(before.environment.git.commit.prefix(12))), over the \(compared) regions of `cog` "
-      + "both measured: instructions \(geomean(irRatios)) in geometric mean, median wall "
+      + "both measured: \(instructions), median wall "
       + "time \(geomean(wallRatios)) (a shared machine: read the counts first); other gated "
       + "counts changed: \(moved.isEmpty ? "none" : moved.joined(separator: ", ")). Per "
       + "commit: `impl/perf-history.md`."

@@ -29,6 +29,30 @@ struct ResultFile: Codable {
   func result(_ caseID: String, _ system: String) -> CaseResult? {
     results.first { $0.caseID == caseID && $0.system == system }
   }
+
+  /// What an instruction count of this file includes: since 9c12cc4 the allocator is left
+  /// out (`RegionRun.allocatorToggles`). Files written since say so in their counter source;
+  /// older ones are judged by date (every file in `Results/runs` before the change counted
+  /// the allocator). `nil` when the file counted no instructions.
+  var instructionScope: InstructionScope? {
+    guard let source = counterSources[Metric.instructions.rawValue],
+      !source.hasPrefix("unavailable")
+    else { return nil }
+    if source.contains(InstructionScope.withoutAllocatorMarker) { return .withoutAllocator }
+    return date >= InstructionScope.changedAt ? .withoutAllocator : .withAllocator
+  }
+}
+
+/// Whether instruction counts include the allocator's own instructions. Counts of two scopes
+/// are not comparable (createSignals: 250,029 per sample with it, 183,232 without).
+enum InstructionScope: String {
+  case withAllocator = "with the allocator"
+  case withoutAllocator = "without the allocator"
+
+  /// The counter source's words for the current method (`RunEngine`).
+  static let withoutAllocatorMarker = "the allocator left out"
+  /// When the method changed (commit 9c12cc4's date; impl/perf-notes.md, Stop 37).
+  static let changedAt = "2026-12-05T04:28:01Z"
 }
 
 struct RunSettings: Codable {

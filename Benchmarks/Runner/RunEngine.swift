@@ -91,7 +91,8 @@ struct RunEngine {
       case .instructions:
         sources[m.rawValue] =
           CallgrindRun.unavailableReason().map { "unavailable: \($0)" }
-          ?? "callgrind client requests, Ir (\(Shell.capture("valgrind", ["--version"]) ?? "valgrind"))"
+          ?? "callgrind client requests, Ir, \(InstructionScope.withoutAllocatorMarker) (malloc, "
+          + "free and kin toggled off) (\(Shell.capture("valgrind", ["--version"]) ?? "valgrind"))"
       case .allocations, .allocatedBytes, .peakBytes, .graphBytes:
         sources[m.rawValue] = allocations.sourceDescription
       case .retains, .releases: sources[m.rawValue] = ARCProducer.source

@@ -182,7 +182,6 @@ extension Graph {
   func explainRelease(_ s: Slot, _ f: StateFlags) {
     if !turns.explainsTurns { return }
     let d = diagnostics
-    let id = rows.descriptor[s]
     let reason: TurnExplanation.ReleaseReason
     if f.contains(.reaction) {
       reason = .cancelled

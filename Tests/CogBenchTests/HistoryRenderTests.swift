@@ -82,6 +82,56 @@ struct HistoryRenderTests {
       FileManager.default.fileExists(atPath: dir + "/charts/quick-history-instructions.svg"))
   }
 
+  @Test(
+    "instruction counts with and without the allocator are not compared: no flag, no trend, a note"
+  )
+  func instructionScope() throws {
+    let dir = try temporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: dir + "/runs", withIntermediateDirectories: true)
+    func run(_ commit: String, _ date: String, _ instructions: Int, source: String) -> [String:
+      Any]
+    {
+      var r = Self.run(commit: commit, date: date, instructions: instructions)
+      r["counterSources"] = ["allocations": "test", "instructions": source]
+      return r
+    }
+    // Before the method changed (by date), its source says nothing of the allocator.
+    try write(
+      run("aaaaaaaaaaaa", "2026-12-01T00:00:00Z", 100_000, source: "callgrind, Ir"),
+      to: dir + "/runs/a.json")
+    try write(
+      run(
+        "bbbbbbbbbbbb", "2026-12-06T00:00:00Z", 80_000,
+        source: "callgrind, Ir, the allocator left out"),
+      to: dir + "/runs/b.json")
+    var o = try CogBench.run(RecordSafetyTests.renderArguments, in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    var md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
+    #expect(
+      md.contains(
+        "instructions not compared (counted with the allocator there, without the allocator "
+          + "here"), "\(Self.section(md, "Summary"))")
+    var history = Self.section(md, "History (quick)")
+    #expect(!history.contains("100000 → 80000"), "\(history)")
+    #expect(
+      history.contains(
+        "Instruction counts from `bbbbbbbbbb` on are without the allocator, before it with the "
+          + "allocator"), "\(history)")
+    // Within one method a change is flagged as before.
+    try write(
+      run(
+        "cccccccccccc", "2026-12-07T00:00:00Z", 88_000,
+        source: "callgrind, Ir, the allocator left out"),
+      to: dir + "/runs/c.json")
+    o = try CogBench.run(RecordSafetyTests.renderArguments, in: dir)
+    #expect(o.status == 0, "\(o.stderr)")
+    md = try String(contentsOfFile: dir + "/perf.md", encoding: .utf8)
+    history = Self.section(md, "History (quick)")
+    #expect(history.contains("`kairo/deep` instructions 80000 → 88000 (+10.00%)"), "\(history)")
+    #expect(md.contains("instructions 1.100× in geometric mean"), "\(Self.section(md, "Summary"))")
+  }
+
   @Test("the thresholds file's tolerance decides what is flagged")
   func thresholdsTolerance() throws {
     let dir = try temporaryDirectory()

@@ -63,53 +63,43 @@ struct CommandSpec {
   /// The `--help` text: the usage line (every option), `about`, one description per option,
   /// `notes`.
   var help: String {
-    var out = ""
     let lead = "usage: cog-bench \(usage) "
-    var line = lead
-    for o in options {
-      let item = "[\(o.synopsis)]"
-      if line.count + item.count > Self.width && line.count > lead.count {
-        out += line.trimmingTrailingSpaces() + "\n"
-        line = String(repeating: " ", count: lead.count)
-      }
-      line += item + " "
-    }
-    out += line.trimmingTrailingSpaces() + "\n\n" + about + "\n\n"
+    var out = Self.wrap(options.map { "[\($0.synopsis)]" }, after: lead, indent: lead.count)
+    out += "\n\n" + about + "\n\n"
     let column = 24
     for o in options {
+      // The description beside the option, or below it when the option is too wide.
       let label = "  " + o.synopsis
-      let words = o.help.split(separator: " ")
-      var text = label.count + 2 <= column ? label.padded(to: column) : label + "\n"
-      var current = label.count + 2 <= column ? column : 0
-      if current == 0 {
-        text += String(repeating: " ", count: column)
-        current = column
-      }
-      var first = true
-      for w in words {
-        if !first && current + 1 + w.count > Self.width {
-          text += "\n" + String(repeating: " ", count: column)
-          current = column
-          first = true
-        }
-        if !first {
-          text += " "
-          current += 1
-        }
-        text += w
-        current += w.count
-        first = false
-      }
-      out += text + "\n"
+      let fits = label.count + 2 <= column
+      if !fits { out += label + "\n" }
+      let words = o.help.split(separator: " ").map(String.init)
+      out += Self.wrap(words, after: fits ? label.padded(to: column) : "", indent: column) + "\n"
     }
     return out + "\n" + notes
+  }
+
+  /// `items` after `lead`, one space apart, wrapped at `width`; continuation lines (and a
+  /// first line with an empty `lead`) start `indent` spaces in.
+  static func wrap(_ items: [String], after lead: String, indent: Int) -> String {
+    let margin = String(repeating: " ", count: indent)
+    var lines: [String] = []
+    var line = lead.isEmpty ? margin : lead
+    var empty = true
+    for item in items {
+      if !empty && line.count + 1 + item.count > width {
+        lines.append(line)
+        line = margin
+        empty = true
+      }
+      line += (empty ? "" : " ") + item
+      empty = false
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
   }
 }
 
 extension String {
-  fileprivate func trimmingTrailingSpaces() -> String {
-    String(reversed().drop { $0 == " " }.reversed())
-  }
   fileprivate func padded(to n: Int) -> String {
     count >= n ? self : self + String(repeating: " ", count: n - count)
   }

@@ -43,8 +43,18 @@ struct M6Model {
     case churnCase(String, best: String, prefixIr: Double?, prefixWall: Double?)
     case churnClaim(SeedClaim)
     case overflow(SeedClaim, variant: String, mean: Double, wins: [String])
-    case referenceLayout(
-      SeedClaim, variant: String, onKeyed: Double?, diamond: Double?, churnWall: Double?)
+    case referenceLayout(SeedClaim, ReferenceLayoutFinding)
+  }
+
+  /// A reference layout against the inline references: instructions on the keyed cases
+  /// (geometric mean) and on `diamondCase`, wall time on `churnCase`.
+  struct ReferenceLayoutFinding {
+    let variant: String
+    let diamondCase: String
+    let churnCase: String
+    let onKeyed: Double?
+    let diamond: Double?
+    let churnWall: Double?
   }
 
   /// The variants, in table order: the registered ones (`Variants.all`); the first is the
@@ -199,10 +209,13 @@ struct M6Model {
         guard variants.contains(v) else { continue }
         findings.append(
           .referenceLayout(
-            claim, variant: v, onKeyed: Self.geomean(irRatios(v, keyed)),
-            diamond: ratio(
-              count(diamondCase, v, .instructions), count(diamondCase, base, .instructions)),
-            churnWall: ratio(wall(churnCase, v), wall(churnCase, base))))
+            claim,
+            ReferenceLayoutFinding(
+              variant: v, diamondCase: diamondCase, churnCase: churnCase,
+              onKeyed: Self.geomean(irRatios(v, keyed)),
+              diamond: ratio(
+                count(diamondCase, v, .instructions), count(diamondCase, base, .instructions)),
+              churnWall: ratio(wall(churnCase, v), wall(churnCase, base)))))
       }
     }
     self.findings = findings

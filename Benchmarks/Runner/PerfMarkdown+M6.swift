@@ -162,14 +162,11 @@ extension PerfMarkdown {
           + "\(wins.count) case(s)"
           + (wins.isEmpty ? "" : " (" + wins.map { "`\($0)`" }.joined(separator: ", ") + ")")
           + ": " + (wins.isEmpty ? "agrees." : "**disagrees** on those cases.")
-      case .referenceLayout(let claim, let v, let onKeyed, let diamond, let churnWall):
-        guard case .referenceLayout(_, let diamondCase, let churnCase) = claim.check else {
-          return ""
-        }
-        return "Seed: \(claim.text). Here: `\(v)` is \(dash(onKeyed, 3))× the inline "
+      case .referenceLayout(let claim, let f):
+        return "Seed: \(claim.text). Here: `\(f.variant)` is \(dash(f.onKeyed, 3))× the inline "
           + "references' instructions on the keyed cases in geometric mean, "
-          + "\(dash(diamond, 3))× on `\(diamondCase)`, and its wall time on "
-          + "`\(churnCase)` is \(dash(churnWall, 2))× the inline one's."
+          + "\(dash(f.diamond, 3))× on `\(f.diamondCase)`, and its wall time on "
+          + "`\(f.churnCase)` is \(dash(f.churnWall, 2))× the inline one's."
       }
     }
     return ["### Against the seed's findings", ""] + lines.map { "- " + $0 } + [

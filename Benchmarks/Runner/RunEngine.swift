@@ -15,39 +15,26 @@ struct RunEngine {
 
   /// The result of the whole run and the date it was assembled (its file name's).
   func measure() throws -> (ResultFile, Date) {
-    let size = options.size
-    let cases = options.cases
-    let systems = options.systems
-    let metrics = options.metrics
-    let samples = options.samples
-    let warmup = options.warmup
-    let budgetSeconds = options.timeBudgetSeconds
-    let jobs = options.jobs
-    let finishWithin = options.finishWithin
-    var instructionBudget = options.instructionBudget
-    let cacheMetrics = options.cacheMetrics
-    let cacheCases = options.cacheCases
-    let cacheSystems = options.cacheSystems
-
     var plan = MeasurePlan(
-      cases: cases, systems: systems, size: size, samples: samples, warmupSamples: warmup,
-      metrics: Set(metrics))
-    plan.timeBudgetNanoseconds = UInt64(budgetSeconds) * 1_000_000_000
+      cases: options.cases, systems: options.systems, size: options.size, samples: options.samples,
+      warmupSamples: options.warmup,
+      metrics: Set(options.metrics))
+    plan.timeBudgetNanoseconds = UInt64(options.timeBudgetSeconds) * 1_000_000_000
     // The checkout as it was when measuring began: the binary was built from it, and files
     // edited during a long run are not what was measured.
     let checkout = RunEnvironment.git()
     let measurer = Measurer(plan: plan)
     var pairs: [(CaseInfo, SystemEntry)] = []
-    for c in cases {
-      for s in systems where measurer.notApplicable(c, s) == nil { pairs.append((c, s)) }
+    for c in options.cases {
+      for s in options.systems where measurer.notApplicable(c, s) == nil { pairs.append((c, s)) }
     }
     measurer.runTiming()
     let work = try RegionRun.makeWorkDirectory()
     defer { try? FileManager.default.removeItem(atPath: work) }
-    let countMetrics = metrics.filter { $0.usesCountPhase }
+    let countMetrics = options.metrics.filter { $0.usesCountPhase }
     if !countMetrics.isEmpty {
       let counted = try RegionRun.run(
-        pairs, kind: .counts, size: size, metrics: countMetrics, width: jobs,
+        pairs, kind: .counts, size: options.size, metrics: countMetrics, width: options.jobs,
         workDirectory: work)
       for (_, m) in counted { measurer.merge(m.result) }
     }
@@ -62,31 +49,35 @@ struct RunEngine {
     // (scripts/compare.sh: CellX × cog*), while the instruction phase takes what is left of a
     // deadline (its estimate runs over on a loaded machine, which left no time for them).
     let cachePairs = pairs.filter { p in
-      cacheCases.contains { $0.id == p.0.id } && cacheSystems.contains { $0.id == p.1.id }
+      options.cacheCases.contains { $0.id == p.0.id }
+        && options.cacheSystems.contains { $0.id == p.1.id }
     }
-    if !cacheMetrics.isEmpty && !cachePairs.isEmpty {
+    if !options.cacheMetrics.isEmpty && !cachePairs.isEmpty {
       var left: Double?
-      if let finishWithin {
+      if let finishWithin = options.finishWithin {
         left = max(0, finishWithin - Double(BenchClock.monotonicNanoseconds() &- started) / 1e9)
       }
       try measureCache(
-        cachePairs, metrics: cacheMetrics, size: size, into: &results, secondsLeft: left,
-        workers: jobs, workDirectory: work)
+        cachePairs, metrics: options.cacheMetrics, size: options.size, into: &results,
+        secondsLeft: left,
+        workers: options.jobs, workDirectory: work)
     }
 
-    if let finishWithin {
+    var instructionBudget = options.instructionBudget
+    if let finishWithin = options.finishWithin {
       let elapsed = Double(BenchClock.monotonicNanoseconds() &- started) / 1e9
       let left = max(0, finishWithin - elapsed - 15)
       instructionBudget = min(instructionBudget ?? left, left)
     }
-    if metrics.contains(.instructions) {
+    if options.metrics.contains(.instructions) {
       try measureInstructions(
-        pairs, size: size, into: &results, instructionBudget: instructionBudget, workers: jobs,
+        pairs, size: options.size, into: &results, instructionBudget: instructionBudget,
+        workers: options.jobs,
         workDirectory: work)
     }
 
     var sources: [String: String] = [:]
-    for m in metrics {
+    for m in options.metrics {
       switch m {
       case .instructions:
         sources[m.rawValue] =
@@ -103,7 +94,7 @@ struct RunEngine {
         sources[m.rawValue] = cacheSource(m, cachePairs)
       }
     }
-    if metrics.contains(.instructions) {
+    if options.metrics.contains(.instructions) {
       let perf = PerfInstructionProducer()
       if case .unavailable(let reason) = perf.availability {
         sources["hardwareInstructions"] = "unavailable: \(reason)"
@@ -115,19 +106,19 @@ struct RunEngine {
     let environment = RunEnvironment.current(allocationSource: allocations.source, git: checkout)
     let date = Date()
     var file = ResultFile(
-      schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: size,
+      schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: options.size,
       environment: environment, counterSources: sources,
       settings: RunSettings(
-        samples: samples, warmupSamples: warmup, metrics: metrics.sorted(),
-        systems: systems.map { $0.id },
-        instructionProcesses: metrics.contains(.instructions) ? jobs : nil,
-        cases: cases.map { $0.id }, regionsInOwnProcesses: true,
-        injection: systems.contains { $0.id == InjectedSystem.id }
+        samples: options.samples, warmupSamples: options.warmup, metrics: options.metrics.sorted(),
+        systems: options.systems.map { $0.id },
+        instructionProcesses: options.metrics.contains(.instructions) ? options.jobs : nil,
+        cases: options.cases.map { $0.id }, regionsInOwnProcesses: true,
+        injection: options.systems.contains { $0.id == InjectedSystem.id }
           ? (try InjectedSystem.injection()).rawValue : nil),
       unavailableSystems: options.unavailableSystems,
       results: results.values.sorted { $0.id < $1.id })
     var storage: [String: StorageFigures] = [:]
-    for s in systems { if let probe = s.storage { storage[s.id] = probe() } }
+    for s in options.systems { if let probe = s.storage { storage[s.id] = probe() } }
     if !storage.isEmpty { file.storage = storage }
     file.settings.complete = file.partialReason() == nil
     return (file, date)

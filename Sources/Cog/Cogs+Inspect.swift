@@ -30,7 +30,7 @@ extension Cogs {
     for (bit, flag) in pairs where f.contains(bit) { flags.insert(flag) }
     if f.contains(.hasValue) && kind != .reaction { flags.insert(.hasValue) }
     if f.contains(.leased) { flags.insert(.leased) }
-    let value = kind == .reaction ? nil : graph.describeValue(s)
+    let value = graph.describeValue(s)  // nil for a reaction (no value column)
     var lifetime: CogLifetime? = nil
     if kind != .reaction {
       lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.owner(ofRow: s)?.cachePolicy)

@@ -162,6 +162,22 @@ extension Graph {
     } else {
       changed = runNested(n, in: savedSub)
     }
+    return recomputed(n, changed: changed)
+  }
+
+  /// `recompute` of a DIRTY row read inside the body of `outer` (a stale candidate's read, as
+  /// kairo/diamond's sum reads its four other inputs): the nested run and its end in the
+  /// caller's frame, with no test for an outermost run (a candidate exists only while a body
+  /// runs) and no call to `runNested`.
+  @inlinable @inline(__always)
+  func recomputeNested(_ n: Slot, in outer: Slot) -> Bool {
+    recomputed(n, changed: runNestedInline(n, in: outer))
+  }
+
+  /// The end of every recompute of `n` whose behavior returned `changed`: the run flags
+  /// cleared, `hasValue` set, and the version bumped if the value changed.
+  @inlinable @inline(__always)
+  func recomputed(_ n: Slot, changed: Bool) -> Bool {
     #if DEBUG
       runCount &+= 1
     #endif
@@ -200,10 +216,17 @@ extension Graph {
   }
 
   /// `recompute`'s body run inside another body's (`outer`): a first evaluation, or a
-  /// read of a stale row (kairo/diamond's nested refreshes). Out of line, so that the
-  /// outermost path stays small enough to inline at each of `recompute`'s call sites.
+  /// refresh inside a body (a PENDING row's stale dependencies, a row the body had not read
+  /// at this point before). Out of line, so that the outermost path stays small enough to
+  /// inline at each of `recompute`'s call sites. A DIRTY row that a body reads where it read
+  /// it last run takes `recomputeNested` instead, inline in the read.
   @inlinable @inline(never)
-  func runNested(_ n: Slot, in outer: Slot) -> Bool {
+  func runNested(_ n: Slot, in outer: Slot) -> Bool { runNestedInline(n, in: outer) }
+
+  /// `runNested`'s work, inlined where the caller knows a body is running
+  /// (`recomputeNested`).
+  @inlinable @inline(__always)
+  func runNestedInline(_ n: Slot, in outer: Slot) -> Bool {
     // The outer run's tracking state stays in this frame while n runs (runs nest).
     let savedRun = run
     activeSub = n

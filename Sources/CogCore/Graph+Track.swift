@@ -42,17 +42,22 @@ extension Graph {
 
   /// `read`'s stale candidate (see `readStaleCandidate`): refreshes `d` and says whether the
   /// fast path may go on (false on a cycle, which the general path then notes and serves).
-  /// Generic over the layout only, so that the refresh is not copied into every value type's
-  /// read.
-  @inlinable @inline(never)
+  /// Inlined into `readStaleCandidate`, so that a DIRTY row read by a body runs one frame
+  /// below the read; a PENDING one calls `refresh` (that copy stays out of each value type's
+  /// read).
+  @inlinable @inline(__always)
   func refreshForCandidate(_ d: Slot) -> Bool {
     let f = rows.flags[d]
     if !f.isDisjoint(with: .inProgress) { return false }
     // A DIRTY candidate (a body reading a row that push made DIRTY, as kairo/diamond's sum
-    // reads its four other inputs) recomputes here, with no call into `refresh`: one frame
-    // between the read and the row's behavior instead of two.
+    // reads its four other inputs) recomputes here, with no call into `refresh` or
+    // `runNested`: the read's frame is the only one between the body and the row's behavior.
     if f.contains(.dirty) && !isFailing {
-      recompute(d)
+      // A candidate exists only while a body runs (`run` is idle outside bodies).
+      #if DEBUG || COG_INTERNAL_CHECKS
+        precondition(!activeSub.isNone, "a stale candidate read outside a body")
+      #endif
+      _ = recomputeNested(d, in: activeSub)
     } else {
       refreshOutOfLine(d)
     }

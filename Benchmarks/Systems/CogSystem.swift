@@ -53,21 +53,27 @@ public final class CogSystem: ReactiveSystem {
     built.append(cogs.react("effect", plain: body))
   }
 
-  @inlinable
+  /// Inside a batch, the batch's writer (it sees the batch's own writes); otherwise the
+  /// same read as a computed handle's (`cogs[cog]`, named unretained: a closure around it
+  /// was not inlined into the case's body).
+  @inlinable @inline(__always)
   public func read<T>(_ signal: SignalHandle<T>) -> T {
-    withGuaranteed(signal.object(as: Cog<T>.self)) { cog in
-      if let writer { return writer[cog] }
-      return cogs[cog]
-    }
+    if let writer { return readInBatch(signal, writer) }
+    return graph.read(Unretained(signal.object(as: Cog<T>.self)), .tracked)
   }
 
-  /// The handle's cog read unretained (an `UnretainedCog` name), rather than
+  @inlinable @inline(never)
+  func readInBatch<T>(_ signal: SignalHandle<T>, _ writer: CogWriter) -> T {
+    withGuaranteed(signal.object(as: Cog<T>.self)) { writer[$0] }
+  }
+
+  /// The handle's cog read unretained (an `Unretained` name), rather than
   /// `withGuaranteed(…) { cogs[$0] }`: the optimizer did not inline that closure into the
   /// case's body, so every read was a call of its own (a frame, a saved register and a call
   /// through LLVM's merged thunk: impl/perf-notes.md).
   @inlinable @inline(__always)
   public func read<T>(_ computed: ComputedHandle<T>) -> T {
-    graph.read(UnretainedCog(computed.object(as: Cog<T>.self)), .tracked)
+    graph.read(Unretained(computed.object(as: Cog<T>.self)), .tracked)
   }
 
   @inlinable

@@ -186,33 +186,6 @@ extension Cog: StateName {
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph, cache: cache) }
 }
 
-/// A cog named by an unretained reference (the workbench's handles): each requirement
-/// borrows the cog for a field load or a call, so a read through it needs no closure around
-/// the whole read. The caller keeps the cog alive.
-@MainActor @frozen @usableFromInline
-package struct UnretainedCog<T>: StateName {
-  @usableFromInline package typealias Value = T
-  @usableFromInline package typealias Edges = SharedEdgePool
-  // Lifetime: unretained; the caller (the workbench's handle owner) keeps the cog alive.
-  @usableFromInline let cog: Unmanaged<Cog<T>>
-  @inlinable @inline(__always) package init(_ cog: Unmanaged<Cog<T>>) { self.cog = cog }
-  @inlinable package var typeIndex: Int32 {
-    @inline(__always) get { withGuaranteed(cog) { $0.typeIndex } }
-  }
-  @inlinable @inline(__always)
-  package func names(_ candidate: Slot, in graph: CogGraph) -> Bool {
-    withGuaranteed(cog) { $0.names(candidate, in: graph) }
-  }
-  @inlinable @inline(__always)
-  package func resolve(in graph: CogGraph) -> Slot {
-    withGuaranteed(cog) { $0.resolve(in: graph) }
-  }
-  @inlinable
-  package func existing(in graph: CogGraph) -> Slot {
-    withGuaranteed(cog) { $0.existing(in: graph) }
-  }
-}
-
 /// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a
 /// closure body is: descriptors are made anywhere and run on the main actor.
 @usableFromInline

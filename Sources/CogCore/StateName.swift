@@ -28,3 +28,31 @@ package enum ReadMode {
   /// An untracked read (`c.peek`).
   case peek
 }
+
+/// A state named by an unretained reference to its descriptor (the workbench's handles):
+/// each requirement borrows the descriptor for a field load or a call, so a read through it
+/// needs no closure around the whole read (one the optimizer did not inline into a case's
+/// body). The caller keeps the descriptor alive.
+@MainActor @frozen @usableFromInline
+package struct Unretained<Name: StateName & AnyObject>: StateName {
+  @usableFromInline package typealias Value = Name.Value
+  @usableFromInline package typealias Edges = Name.Edges
+  // Lifetime: unretained; the caller (the workbench's handle keeper) keeps the descriptor alive.
+  @usableFromInline let name: Unmanaged<Name>
+  @inlinable @inline(__always) package init(_ name: Unmanaged<Name>) { self.name = name }
+  @inlinable package var typeIndex: Int32 {
+    @inline(__always) get { withGuaranteed(name) { $0.typeIndex } }
+  }
+  @inlinable @inline(__always)
+  package func names(_ candidate: Slot, in graph: Graph<Edges>) -> Bool {
+    withGuaranteed(name) { $0.names(candidate, in: graph) }
+  }
+  @inlinable @inline(__always)
+  package func resolve(in graph: Graph<Edges>) -> Slot {
+    withGuaranteed(name) { $0.resolve(in: graph) }
+  }
+  @inlinable
+  package func existing(in graph: Graph<Edges>) -> Slot {
+    withGuaranteed(name) { $0.existing(in: graph) }
+  }
+}

@@ -26,6 +26,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   }
 
   package let cogs = LayoutCogs<Edges>(reservingRows: 1024)
+  /// `cogs`' graph, for the handles' reads: one load from the system instead of two (as
+  /// `CogSystem.graph`; read through `cogs`, an outermost read retained the graph).
+  @usableFromInline let graph: Graph<Edges>
   @exclusivity(unchecked) @usableFromInline var writer: LayoutWriter<Edges>?
   @exclusivity(unchecked) @usableFromInline var built = EffectList<LayoutReaction<Edges>>()
   /// Writes of a batch opened inside an effect, applied by a scheduled turn.
@@ -34,6 +37,7 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   package let handles = HandleKeeper()
 
   package init() {
+    graph = cogs.graph
     // Dropped descriptors go in `collect()`, untimed (as JS leaves them to its collector).
     cogs.graph.maps.sweepsAfterFlush = false
   }
@@ -56,17 +60,24 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
     built.append(cogs.react("effect", plain: body))
   }
 
-  @inlinable
+  /// Inside a batch, the batch's writer (it sees the batch's own writes); otherwise the
+  /// computed handle's read. As `CogSystem`'s reads, so that the layout systems and `cog`
+  /// differ only in what they bind.
+  @inlinable @inline(__always)
   package func read<T>(_ signal: SignalHandle<T>) -> T {
-    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { cog in
-      if let writer { return writer[cog] }
-      return cogs[cog]
-    }
+    if let writer { return readInBatch(signal, writer) }
+    return graph.read(Unretained(signal.object(as: LayoutCog<T, Edges>.self)), .tracked)
   }
 
-  @inlinable
+  @inlinable @inline(never)
+  func readInBatch<T>(_ signal: SignalHandle<T>, _ writer: LayoutWriter<Edges>) -> T {
+    withGuaranteed(signal.object(as: LayoutCog<T, Edges>.self)) { writer[$0] }
+  }
+
+  /// The handle's cog read unretained (an `Unretained` name), as `CogSystem.read(_:)`.
+  @inlinable @inline(__always)
   package func read<T>(_ computed: ComputedHandle<T>) -> T {
-    withGuaranteed(computed.object(as: LayoutCog<T, Edges>.self)) { cogs[$0] }
+    graph.read(Unretained(computed.object(as: LayoutCog<T, Edges>.self)), .tracked)
   }
 
   @inlinable

@@ -1,3 +1,5 @@
+import CCogStack
+
 extension Graph {
   /// Notes that source `s` was written in this turn; returns true on its first write.
   @inlinable @inline(__always)
@@ -49,6 +51,12 @@ extension Graph {
   func runQueuedReactions(retryBlocked: Bool) {
     if _slowPath(retryBlocked && work.blocked.count > 0) { requeueBlocked() }
     if work.queue.count > 1 { sortQueue() }
+    // Every body this loop runs is an outermost one of this graph: the body graph (`inBody`)
+    // is set once around the loop, not per recompute (between bodies only the loop's own code
+    // runs; the error handler gets the outer value back).
+    let outerGraph = cog_get_body_graph()
+    // Lifetime: `self` runs the bodies; the slot is restored after the loop.
+    cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
     var i = 0
     while i < work.queue.count {
       let r = work.queue[i]
@@ -61,10 +69,11 @@ extension Graph {
         } else {
           refreshOutermost(r)
         }
-        if _slowPath(isFailing) { reactionFailed(r) }
+        if _slowPath(isFailing) { reactionFailed(r, outerGraph: outerGraph) }
       }
       i &+= 1
     }
+    cog_set_body_graph(outerGraph)
     work.queue.removeAll()
   }
 
@@ -84,6 +93,16 @@ extension Graph {
   func reactionFailed(_ r: Slot) {
     reportCycle()
     work.blocked.append(ref(r))
+  }
+
+  /// `reactionFailed` inside `runQueuedReactions`' loop: the error handler is not a body, so
+  /// it runs with the body graph of the loop's caller, `outerGraph`.
+  @inline(never) @inlinable
+  func reactionFailed(_ r: Slot, outerGraph: UnsafeMutableRawPointer?) {
+    cog_set_body_graph(outerGraph)
+    reactionFailed(r)
+    // Lifetime: as in `runQueuedReactions`, which restores the slot after its loop.
+    cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
   }
 
   /// Puts the queue in registration order. Push visits subscribers in subscription order, so

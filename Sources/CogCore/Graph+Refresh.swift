@@ -22,11 +22,13 @@ extension Graph {
   package func refresh(_ root: Slot) { refresh(root, outermost: false) }
 
   /// `refresh` where no body runs (the flush's reactions): every recompute it makes is
-  /// outermost, so the copy made here tests nothing for it.
+  /// outermost, so the copy made here tests nothing for it. The caller has set the body graph
+  /// (see `recompute`).
   @inlinable
   func refreshOutermost(_ root: Slot) { refresh(root, outermost: true) }
 
-  /// `refresh`'s work; `outermost`: no body runs (a constant at each of the two callers).
+  /// `refresh`'s work; `outermost`: no body runs and the caller has set the body graph (a
+  /// constant at each of the two callers).
   @inlinable @inline(__always)
   package func refresh(_ root: Slot, outermost: Bool) {
     if _slowPath(isFailing) {
@@ -135,8 +137,9 @@ extension Graph {
   /// (the row keeps its last good value), the row is left dirty, so that nothing computed
   /// from a cycle's stale values is ever served as current, and the result is false.
   ///
-  /// `outermost`: the caller knows no body runs (`activeSub` is `.none`), a constant where
-  /// this inlines.
+  /// `outermost`: the caller knows no body runs (`activeSub` is `.none`) and has set the body
+  /// graph to this graph (the flush's reaction loop, once around a reaction's refresh rather
+  /// than per recompute), a constant where this inlines.
   @inlinable @inline(__always) @discardableResult
   package func recompute(_ n: Slot, outermost: Bool = false) -> Bool {
     let savedSub = outermost ? Slot.none : activeSub
@@ -150,12 +153,21 @@ extension Graph {
       rows.flags[n].insert(.computing)
       track.outermost = n
       track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
-      // Contexts check it (`Graph.inBody`); saved, as a body may read another context.
-      let outerGraph = cog_get_body_graph()
-      // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right after.
-      cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
-      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
-      cog_set_body_graph(outerGraph)
+      if outermost {
+        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
+          $0.run($0, self, n)
+        }
+      } else {
+        // Contexts check it (`Graph.inBody`); saved, as a body may read another context.
+        let outerGraph = cog_get_body_graph()
+        // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right
+        // after.
+        cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
+        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
+          $0.run($0, self, n)
+        }
+        cog_set_body_graph(outerGraph)
+      }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
       run = edges.idleRun  // outside bodies the run is idle (see `Graph.read`)

@@ -205,4 +205,30 @@ struct CycleRecoveryTests {
     #expect(cogs[b] == 20)
     #expect(errors == 5)
   }
+
+  @Test("the error handler of a cycle met by a flush's reaction runs outside every body")
+  func errorHandlerRunsOutsideBodies() async {
+    // The flush sets its graph as the running bodies' one once around its reactions; the
+    // error handler it calls is not a body, so a context kept from a body stops there.
+    await #expect(processExitsWith: .failure) {
+      await MainActor.run {
+        let close = Cog(false, label: "close")
+        let seed = Cog(1, label: "seed")
+        let late = Late<Cog<Int>>()
+        let a = Cog(label: "a") { c in c[close] ? c[late.value] + 1 : c[seed] }
+        let b = Cog(label: "b") { c in c[a] * 10 }
+        late.value = b
+        var kept: CogContext<Int>? = nil
+        let keep = Cog(label: "keep") { c in
+          kept = c
+          return c[seed]
+        }
+        let cogs = Cogs()
+        _ = cogs[keep]
+        cogs.errorHandler = { _ in _ = kept![seed] }
+        cogs.react { c in _ = c[b] }
+        cogs.turn("close") { w in w[close] = true }
+      }
+    }
+  }
 }

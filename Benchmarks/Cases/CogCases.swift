@@ -18,6 +18,7 @@ public enum CogCases {
     v.visit(CogPropagationARC())
     v.visit(CogPeakMemory1000())
     v.visit(CogFirstRead())
+    v.visit(CogFirstRead(computeds: true))
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
@@ -522,16 +523,37 @@ public struct CogPeakMemory1000: BenchmarkCase {
 /// until its first read in a context makes its row, so this measures what a first read costs
 /// (the record's "Creation per row" divides by N); on systems that make the node with the
 /// signal, it is a plain read.
+///
+/// `cog/first-read-computed` (`computeds`): N signals and N computeds, computed i = signal i +
+/// 1, and the region reads each computed once: its row, its first run, and its read of the
+/// signal, which makes the signal's row and the edge (the research's "first read of a fresh
+/// state", 10⁶ sources and 10⁶ computeds). Per created row is per computed, its signal's row
+/// included.
 public struct CogFirstRead: BenchmarkCase {
-  public init() {}
-  public var id: String { "cog/first-read" }
+  public let computeds: Bool
+  public init(computeds: Bool = false) { self.computeds = computeds }
+  public var id: String { computeds ? "cog/first-read-computed" : "cog/first-read" }
   public var summary: String {
-    "first read: 100,000 fresh signals (1,000,000 at full size), each read once"
+    computeds
+      ? "first read of a computed: 100,000 fresh computeds over as many fresh signals "
+        + "(1,000,000 at full size), each computed read once"
+      : "first read: 100,000 fresh signals (1,000,000 at full size), each read once"
   }
-  public var createdRows: CreatedRows? { CreatedRows(.manual, quick: 100_000, full: 1_000_000) }
+  public var createdRows: CreatedRows? {
+    CreatedRows(computeds ? .automatic : .manual, quick: 100_000, full: 1_000_000)
+  }
 
   @inlinable
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    computeds
+      ? prepareComputeds(on: system, size: size, checks: checks)
+      : prepareSignals(on: system, size: size, checks: checks)
+  }
+
+  @inlinable
+  func prepareSignals<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
     -> PreparedCase?
   {
     let s = Guaranteed(system)
@@ -554,6 +576,39 @@ public struct CogFirstRead: BenchmarkCase {
         for i in 0..<made.count { total &+= s.read(made[i]) }
         checks.expect(
           total == n * (n - 1) / 2, "cog/first-read: sum \(total), expected \(n * (n - 1) / 2)")
+      })
+  }
+
+  @inlinable
+  func prepareComputeds<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
+    -> PreparedCase?
+  {
+    let s = Guaranteed(system)
+    let n = createdRows!.count(size)
+    let signals = CaseState<[SignalHandle<Int>]>([])
+    let made = CaseState<[ComputedHandle<Int>]>([])
+    let ready = CaseState(false)
+    let setUp: @MainActor () -> Void = {
+      made.value = []
+      signals.value = []
+      s.collect()  // the last sample's states and their rows, freed outside the region
+      s.withBuild {
+        signals.value = (0..<n).map { s.signal($0) }
+        made.value = signals.value.map { a in s.computed { s.read(a) + 1 } }
+      }
+      ready.value = true
+    }
+    return PreparedCase(
+      iterationsPerSample: 1, beforeSample: setUp,
+      iterate: {
+        if !ready.value { setUp() }
+        ready.value = false
+        let computeds = made.value
+        var total = 0
+        for i in 0..<computeds.count { total &+= s.read(computeds[i]) }
+        checks.expect(
+          total == n * (n + 1) / 2,
+          "cog/first-read-computed: sum \(total), expected \(n * (n + 1) / 2)")
       })
   }
 }

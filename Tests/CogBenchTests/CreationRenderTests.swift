@@ -10,13 +10,18 @@ import Testing
 @MainActor
 @Suite("Creation per row")
 struct CreationRenderTests {
-  @Test("the sbench creation cases declare their rows: signals are manual, effects reactions")
+  @Test(
+    "the creation cases declare their rows: signals are manual, computeds automatic, effects reactions"
+  )
   func declarations() {
     let declared = CaseRegistry.all.cases.filter { $0.createdRows != nil }
-    #expect(declared.count == 11)
+    #expect(declared.count == 12)
     #expect(
       declared.first { $0.id == "cog/first-read" }?.createdRows
         == CreatedRows(.manual, quick: 100_000, full: 1_000_000))
+    #expect(
+      declared.first { $0.id == "cog/first-read-computed" }?.createdRows
+        == CreatedRows(.automatic, quick: 100_000, full: 1_000_000))
     let signals = declared.first { $0.id == "sbench/createSignals" }?.createdRows
     #expect(signals == CreatedRows(.manual, quick: 1000, full: 100_000))
     let effects = declared.first { $0.id == "sbench/createComputations/create2to1" }?.createdRows

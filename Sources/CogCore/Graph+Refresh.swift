@@ -138,8 +138,8 @@ extension Graph {
   /// from a cycle's stale values is ever served as current, and the result is false.
   ///
   /// `outermost`: the caller knows no body runs (`activeSub` is `.none`) and has set the body
-  /// graph to this graph (the flush's reaction loop, once around a reaction's refresh rather
-  /// than per recompute), a constant where this inlines.
+  /// graph to this graph (the flush's reaction loop, once around the loop rather than per
+  /// recompute), a constant where this inlines.
   @inlinable @inline(__always) @discardableResult
   package func recompute(_ n: Slot, outermost: Bool = false) -> Bool {
     let savedSub = outermost ? Slot.none : activeSub

@@ -153,21 +153,13 @@ extension Graph {
       rows.flags[n].insert(.computing)
       track.outermost = n
       track.outermostFrame = Int32(truncatingIfNeeded: work.pullStack.count)
-      if outermost {
-        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
-          $0.run($0, self, n)
-        }
-      } else {
-        // Contexts check it (`Graph.inBody`); saved, as a body may read another context.
-        let outerGraph = cog_get_body_graph()
-        // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right
-        // after.
-        cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque())
-        changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
-          $0.run($0, self, n)
-        }
-        cog_set_body_graph(outerGraph)
-      }
+      // Contexts check it (`Graph.inBody`): an outermost caller has set it; any other saves
+      // it, as a body may read another context.
+      let outerGraph = outermost ? nil : cog_get_body_graph()
+      // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right after.
+      if !outermost { cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque()) }
+      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
+      if !outermost { cog_set_body_graph(outerGraph) }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
       run = edges.idleRun  // outside bodies the run is idle (see `Graph.read`)

@@ -50,6 +50,17 @@ if useJemalloc {
 if callgrindHeader { counterCSettings.append(.define("COG_HAVE_CALLGRIND")) }
 let isolationProbe = environment["COG_ISOLATION_PROBE"].map { $0 != "0" && !$0.isEmpty } ?? false
 
+// The workbench's own modules (cases, systems, variants, baselines, counters, runner) build
+// without LLVM's function merging, which folds functions of identical code into one: a case's
+// body became a thunk of another case's identical body, so its counts moved with what else was
+// compiled beside it (kairo/diamond +0.95%: impl/perf-notes.md, "Stop 40"). The runtime and
+// the layouts build as an app gets them. No product an app depends on contains these targets,
+// so the unsafe flag does not reach apps. scripts/ci-gate.sh checks the built binary.
+let noMerge: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"]),
+  .define("COG_NO_MERGE_FUNCTIONS"),
+]
+
 /// A layout variant's target (`Benchmarks/Variants/<name>`): its `BenchVariant` binding and its
 /// own `LayoutSystem` (a link to `Benchmarks/Variants/Shared/LayoutSystem.swift`), so that its
 /// specializations of the core are emitted in a module of their own.
@@ -57,13 +68,13 @@ let isolationProbe = environment["COG_ISOLATION_PROBE"].map { $0 != "0" && !$0.i
   .target(
     name: "CogVariant\(name)",
     dependencies: ["CogBenchCases", "CogBenchSystems", "CogCore", "CogLayoutBinding", layout],
-    path: "Benchmarks/Variants/\(name)", swiftSettings: coreSettings)
+    path: "Benchmarks/Variants/\(name)", swiftSettings: coreSettings + noMerge)
 }
 // The isolation check's throwaway variant, only when asked for.
 let probeTargets = isolationProbe ? [variant("Overflow3Inline", layout: "CogInlineOverflow")] : []
 let probeVariants: [Target.Dependency] = isolationProbe ? ["CogVariantOverflow3Inline"] : []
 
-let benchSwift: [SwiftSetting] = coreSettings + [.swiftLanguageMode(.v5)]
+let benchSwift: [SwiftSetting] = coreSettings + noMerge + [.swiftLanguageMode(.v5)]
 
 let package = Package(
   name: "Cog",
@@ -133,7 +144,7 @@ let package = Package(
         "CogLayoutSupport", "CogLayoutBinding", "CogKeySupport", "CogInlineKey", "CogInternedKey",
         "CogTypedKey",
       ],
-      path: "Benchmarks/Systems", swiftSettings: coreSettings),
+      path: "Benchmarks/Systems", swiftSettings: coreSettings + noMerge),
     // The layout variants, one target each (swift/0003-edge-layouts.md, "Adding a layout"),
     // and their registry (`Variants.all`).
     variant("PoolInline", layout: "CogEdgePool"),
@@ -148,7 +159,8 @@ let package = Package(
         "CogVariantOverflow2Inline", "CogVariantPoolInterned", "CogVariantPoolTyped",
       ] + probeVariants,
       path: "Benchmarks/Variants/Registry",
-      swiftSettings: coreSettings + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
+      swiftSettings: coreSettings + noMerge
+        + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
     .target(
       name: "CCogCounters", path: "Benchmarks/Counters/CCogCounters",
       cSettings: counterCSettings, linkerSettings: counterLinker),

@@ -27,6 +27,8 @@
 # valgrind the instruction thresholds cannot be checked, and the gate fails (exit 1).
 # The check runs with --enforce-targets: a case's steady-state targets (no allocations, no
 # retains/releases) missed by `cog` or any of its layouts (`cog[…]`) are regressions.
+# The built binary must hold no merged function of the workbench's modules (exit 1 otherwise:
+# scripts/check-no-merge.sh).
 # Exit status: that of `cog-bench check`: 0 equal, 1 error, 2 regression or missed target,
 # 4 improvements only (commit the improvement with the `cog-bench thresholds update ...`
 # command it prints); 1 as well when the self-test does not see exit 2.
@@ -41,6 +43,7 @@ if [[ -n "${COG_BENCH_BIN:-}" ]]; then
 else
   "${build[@]}" --manifest-cache none >&2
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
+  scripts/check-no-merge.sh "$bin"
 fi
 metrics="${COG_GATE_METRICS:-$("$bin" list --gate-metrics)}"
 systems="${COG_GATE_SYSTEMS:-cog*}"

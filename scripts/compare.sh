@@ -137,6 +137,7 @@ else
   echo "compare.sh: ${build[*]}" >&2
   "${build[@]}" --manifest-cache none >&2
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
+  scripts/check-no-merge.sh "$bin"
 fi
 
 # 3. Measure every metric; a counter that cannot run is recorded as unavailable with why. The

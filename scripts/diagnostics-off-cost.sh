@@ -30,6 +30,7 @@ count() { # scratch path, label; prints the result file's path
   "${build[@]}" --manifest-cache none >&2
   local bin
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
+  scripts/check-no-merge.sh "$bin"
   echo "diagnostics-off-cost: counting $cases ($label)" >&2
   local log
   log="$(COG_BENCH_BUILD_COMMAND="${build[*]}" SWIFT_DETERMINISTIC_HASHING=1 \

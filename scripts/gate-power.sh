@@ -21,5 +21,6 @@ if [[ -n "${COG_BENCH_BIN:-}" ]]; then
 else
   "${build[@]}" --manifest-cache none >&2
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
+  scripts/check-no-merge.sh "$bin"
 fi
 COG_BENCH_BUILD_COMMAND="${build[*]}" exec "$bin" gate-power "$@"

@@ -162,8 +162,20 @@ enum BuildFacts {
     #endif
   }
 
+  /// Whether the workbench's modules were built without LLVM's function merging
+  /// (Package.swift's `noMerge`), as they must be for a case's counts not to depend on the
+  /// other cases compiled beside it.
+  static var noMergeFunctions: Bool {
+    #if COG_NO_MERGE_FUNCTIONS
+      return true
+    #else
+      return false
+    #endif
+  }
+
   static var defines: [String] {
     var d: [String] = []
+    if noMergeFunctions { d.append("COG_NO_MERGE_FUNCTIONS") }
     if internalChecks { d.append("COG_INTERNAL_CHECKS") }
     if noDiagnostics { d.append(noDiagnosticsDefine) }
     if AllocationProducer.buildSource == .jemalloc { d.append("COG_HAVE_JEMALLOC") }

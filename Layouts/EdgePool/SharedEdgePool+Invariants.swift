@@ -13,13 +13,14 @@ extension SharedEdgePool {
       var e = depsHead[s]
       while !e.isNone {
         precondition(!isReleased(s), "released row \(s) has dependencies")
-        let entry = edges[Int(e.raw)]
-        precondition(entry.sub == s, "edge \(e) in deps of \(s) names sub \(entry.sub)")
+        let entry = deps[Int(e.raw)]
+        let sub = subs[Int(e.raw)].sub
+        precondition(sub == s, "edge \(e) in deps of \(s) names sub \(sub)")
         var x = subsHead[entry.dep]
         var found = false
         while !x.isNone && !found {
           found = x == e
-          x = edges[Int(x.raw)].nextSub
+          x = subs[Int(x.raw)].nextSub
         }
         precondition(found, "edge \(e) missing from subscribers of \(entry.dep)")
         depEdges += 1
@@ -29,8 +30,9 @@ extension SharedEdgePool {
       var x = subsHead[s]
       while !x.isNone {
         precondition(!isReleased(s), "released row \(s) has subscribers")
-        let entry = edges[Int(x.raw)]
-        precondition(entry.dep == s, "edge \(x) in subs of \(s) names dep \(entry.dep)")
+        let entry = subs[Int(x.raw)]
+        let dep = deps[Int(x.raw)].dep
+        precondition(dep == s, "edge \(x) in subs of \(s) names dep \(dep)")
         precondition(
           entry.prevSub == previous, "edge \(x): prevSub \(entry.prevSub) != \(previous)")
         subEdges += 1

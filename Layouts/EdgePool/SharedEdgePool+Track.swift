@@ -8,15 +8,15 @@ extension SharedEdgePool {
 
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {
-    run.next.isNone ? .none : edges[Int(run.next.raw)].dep
+    run.next.isNone ? .none : deps[Int(run.next.raw)].dep
   }
 
   @inlinable @inline(__always)
   package mutating func confirm(_ run: inout Run, version: UInt32) {
     let e = Int(run.next.raw)
-    edges[e].version = version
+    deps[e].version = version
     run.cursor = run.next
-    run.next = edges[e].nextDep
+    run.next = deps[e].nextDep
   }
 
   /// Confirms or inserts the dependency `dep` of the running `sub`.
@@ -28,12 +28,12 @@ extension SharedEdgePool {
   package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
     if !run.cursor.isNone {
       let c = Int(run.cursor.raw)
-      if edges[c].dep == dep {
-        edges[c].version = version
+      if deps[c].dep == dep {
+        deps[c].version = version
         return
       }
     }
-    if !run.next.isNone && edges[Int(run.next.raw)].dep == dep {
+    if !run.next.isNone && deps[Int(run.next.raw)].dep == dep {
       confirm(&run, version: version)
       return
     }
@@ -45,7 +45,7 @@ extension SharedEdgePool {
   /// (kairo/unstable reads its source before each of its 20 reads of a second state) linked
   /// a new entry for every repeat without it: 38 inserted and 38 dropped per run.
   /// alien-signals' third check looks at the dependency's last subscriber instead, with a
-  /// run stamp that this pool's 24-byte entry has no room for. One compare, so that a run
+  /// run stamp that this pool's entry has no room for. One compare, so that a run
   /// reading many new dependencies pays nearly nothing (a search of the first four did not).
   /// Inline: a frame of its own before `insert`'s cost such runs a call each.
   @inlinable @inline(__always)
@@ -54,8 +54,8 @@ extension SharedEdgePool {
   {
     if !after.isNone {
       let first = Int(depsHead[sub].raw)
-      if edges[first].dep == dep {
-        edges[first].version = version
+      if deps[first].dep == dep {
+        deps[first].version = version
         return after
       }
     }
@@ -71,19 +71,21 @@ extension SharedEdgePool {
     -> EdgeID
   {
     let tail = subsTail[dep]
-    let entry = Edge(
-      dep: dep, sub: sub, prevSub: tail, nextSub: .none, nextDep: before, version: version)
+    let pull = DepLink(dep: dep, nextDep: before, version: version)
+    let push = SubLink(sub: sub, prevSub: tail, nextSub: .none)
     let e: EdgeID
     if freeHead.isNone {
-      e = EdgeID(Int32(truncatingIfNeeded: edges.count))
-      edges.append(entry)
+      e = EdgeID(Int32(truncatingIfNeeded: deps.count))
+      deps.append(pull)
+      subs.append(push)
     } else {
       e = freeHead
-      freeHead = edges[Int(e.raw)].nextDep
-      edges[Int(e.raw)] = entry
+      freeHead = deps[Int(e.raw)].nextDep
+      deps[Int(e.raw)] = pull
+      subs[Int(e.raw)] = push
     }
-    if after.isNone { depsHead[sub] = e } else { edges[Int(after.raw)].nextDep = e }
-    if tail.isNone { subsHead[dep] = e } else { edges[Int(tail.raw)].nextSub = e }
+    if after.isNone { depsHead[sub] = e } else { deps[Int(after.raw)].nextDep = e }
+    if tail.isNone { subsHead[dep] = e } else { subs[Int(tail.raw)].nextSub = e }
     subsTail[dep] = e
     liveEdgeCount &+= 1
     return e

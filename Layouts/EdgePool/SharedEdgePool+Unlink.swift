@@ -15,11 +15,11 @@ extension SharedEdgePool {
       stale = depsHead[sub]
       depsHead[sub] = .none
     } else {
-      stale = edges[Int(cursor.raw)].nextDep
-      edges[Int(cursor.raw)].nextDep = .none
+      stale = deps[Int(cursor.raw)].nextDep
+      deps[Int(cursor.raw)].nextDep = .none
     }
     while !stale.isNone {
-      let next = edges[Int(stale.raw)].nextDep
+      let next = deps[Int(stale.raw)].nextDep
       unlinkFromSubscribers(stale, orphaned: &orphaned)
       stale = next
     }
@@ -34,21 +34,22 @@ extension SharedEdgePool {
   /// Takes `e` out of its dependency's subscriber list and puts it on the free list.
   @usableFromInline
   mutating func unlinkFromSubscribers(_ e: EdgeID, orphaned: inout RawColumn<Slot>) {
-    let entry = edges[Int(e.raw)]
-    if entry.prevSub.isNone {
-      subsHead[entry.dep] = entry.nextSub
+    let dep = deps[Int(e.raw)].dep
+    let link = subs[Int(e.raw)]
+    if link.prevSub.isNone {
+      subsHead[dep] = link.nextSub
     } else {
-      edges[Int(entry.prevSub.raw)].nextSub = entry.nextSub
+      subs[Int(link.prevSub.raw)].nextSub = link.nextSub
     }
-    if entry.nextSub.isNone {
-      subsTail[entry.dep] = entry.prevSub
+    if link.nextSub.isNone {
+      subsTail[dep] = link.prevSub
     } else {
-      edges[Int(entry.nextSub.raw)].prevSub = entry.prevSub
+      subs[Int(link.nextSub.raw)].prevSub = link.prevSub
     }
-    if subsHead[entry.dep].isNone { orphaned.append(entry.dep) }
-    edges[Int(e.raw)].nextDep = freeHead
-    edges[Int(e.raw)].dep = .none
-    edges[Int(e.raw)].sub = .none
+    if subsHead[dep].isNone { orphaned.append(dep) }
+    deps[Int(e.raw)].nextDep = freeHead
+    deps[Int(e.raw)].dep = .none
+    subs[Int(e.raw)].sub = .none
     freeHead = e
     liveEdgeCount &-= 1
   }

@@ -2,9 +2,10 @@ import CogCore
 
 /// The shared linked edge pool: alien-signals' link as an indexed entry that sits in both
 /// the producer's subscriber list (doubly linked) and the consumer's dependency list (singly
-/// linked), with a free list; each entry is two 12-byte halves in two columns, one per list. Indices instead of object references keep ARC and weak loads out
-/// of propagation; a run's cursor reuses the edges of the previous run in order, so a steady run
-/// allocates and hashes nothing.
+/// linked), with a free list; each entry is two 12-byte halves in two columns, one per list.
+/// Indices instead of object references keep ARC and weak loads out of propagation; a run's
+/// cursor reuses the edges of the previous run in order, so a steady run allocates and hashes
+/// nothing.
 ///
 /// Positions are entry indices (`EdgeID`) in both lists; a run holds the last edge it confirmed
 /// and the next candidate (see `SharedEdgePool+Track.swift`).

@@ -55,11 +55,13 @@ let isolationProbe = environment["COG_ISOLATION_PROBE"].map { $0 != "0" && !$0.i
 // body became a thunk of another case's identical body, so its counts moved with what else was
 // compiled beside it (kairo/diamond +0.95%: impl/perf-notes.md, "Stop 40"). The runtime and
 // the layouts build as an app gets them. No product an app depends on contains these targets,
-// so the unsafe flag does not reach apps. scripts/ci-gate.sh checks the built binary.
-let noMerge: [SwiftSetting] = [
-  .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"]),
-  .define("COG_NO_MERGE_FUNCTIONS"),
-]
+// so the unsafe flag does not reach apps. scripts/check-no-merge.sh checks the built binary
+// (its module list names these targets).
+let workbenchSettings: [SwiftSetting] =
+  coreSettings + [
+    .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"]),
+    .define("COG_NO_MERGE_FUNCTIONS"),
+  ]
 
 /// A layout variant's target (`Benchmarks/Variants/<name>`): its `BenchVariant` binding and its
 /// own `LayoutSystem` (a link to `Benchmarks/Variants/Shared/LayoutSystem.swift`), so that its
@@ -68,13 +70,13 @@ let noMerge: [SwiftSetting] = [
   .target(
     name: "CogVariant\(name)",
     dependencies: ["CogBenchCases", "CogBenchSystems", "CogCore", "CogLayoutBinding", layout],
-    path: "Benchmarks/Variants/\(name)", swiftSettings: coreSettings + noMerge)
+    path: "Benchmarks/Variants/\(name)", swiftSettings: workbenchSettings)
 }
 // The isolation check's throwaway variant, only when asked for.
 let probeTargets = isolationProbe ? [variant("Overflow3Inline", layout: "CogInlineOverflow")] : []
 let probeVariants: [Target.Dependency] = isolationProbe ? ["CogVariantOverflow3Inline"] : []
 
-let benchSwift: [SwiftSetting] = coreSettings + noMerge + [.swiftLanguageMode(.v5)]
+let benchSwift: [SwiftSetting] = workbenchSettings + [.swiftLanguageMode(.v5)]
 
 let package = Package(
   name: "Cog",
@@ -144,7 +146,7 @@ let package = Package(
         "CogLayoutSupport", "CogLayoutBinding", "CogKeySupport", "CogInlineKey", "CogInternedKey",
         "CogTypedKey",
       ],
-      path: "Benchmarks/Systems", swiftSettings: coreSettings + noMerge),
+      path: "Benchmarks/Systems", swiftSettings: workbenchSettings),
     // The layout variants, one target each (swift/0003-edge-layouts.md, "Adding a layout"),
     // and their registry (`Variants.all`).
     variant("PoolInline", layout: "CogEdgePool"),
@@ -159,8 +161,7 @@ let package = Package(
         "CogVariantOverflow2Inline", "CogVariantPoolInterned", "CogVariantPoolTyped",
       ] + probeVariants,
       path: "Benchmarks/Variants/Registry",
-      swiftSettings: coreSettings + noMerge
-        + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
+      swiftSettings: workbenchSettings + (isolationProbe ? [.define("COG_ISOLATION_PROBE")] : [])),
     .target(
       name: "CCogCounters", path: "Benchmarks/Counters/CCogCounters",
       cSettings: counterCSettings, linkerSettings: counterLinker),

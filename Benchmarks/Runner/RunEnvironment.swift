@@ -163,8 +163,8 @@ enum BuildFacts {
   }
 
   /// Whether the workbench's modules were built without LLVM's function merging
-  /// (Package.swift's `noMerge`), as they must be for a case's counts not to depend on the
-  /// other cases compiled beside it.
+  /// (Package.swift's `workbenchSettings`), as they must be for a case's counts not to depend
+  /// on the other cases compiled beside it.
   static var noMergeFunctions: Bool {
     #if COG_NO_MERGE_FUNCTIONS
       return true

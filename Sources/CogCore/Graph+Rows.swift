@@ -1,32 +1,39 @@
 extension Graph {
-  /// The typed column for `Value` in this context, created on first use (cold).
+  /// The typed column of `typeIndex`, unretained (`valueColumns`), or `nil` before its first
+  /// row.
   @inlinable @inline(__always)
-  func column<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+  func columnRef(_ typeIndex: Int32) -> Unmanaged<AnyValueColumn>? {
     let i = Int(typeIndex)
-    if i < maps.columns.count, let c = maps.columns[i] {
-      // Safety: `makeColumn` made it a `ValueColumn<Value>`; a type index names one type.
-      return unsafeDowncast(c, to: ValueColumn<Value>.self)
-    }
-    return makeColumn(typeIndex, as: Value.self)
+    return i >= 0 && i < valueColumns.count ? valueColumns[i] : nil
   }
 
+  /// Makes the typed column for `Value` in this context (cold: once per value type).
   @inline(never) @inlinable
-  func makeColumn<Value>(_ typeIndex: Int32, as: Value.Type) -> ValueColumn<Value> {
+  func makeColumn<Value>(_ typeIndex: Int32, as: Value.Type) -> Unmanaged<AnyValueColumn> {
     let i = Int(typeIndex)
     while maps.columns.count <= i { maps.columns.append(nil) }
     let c = ValueColumn<Value>()
     maps.columns[i] = c
     valueBase.extend(to: i + 1, with: nil)
     valueBase[i] = c.base
-    return c
+    valueColumns.extend(to: i + 1, with: nil)
+    // Lifetime: `maps.columns` (set above) keeps the column for the graph's life.
+    let u = Unmanaged.passUnretained(c as AnyValueColumn)
+    valueColumns[i] = u
+    return u
   }
 
   /// A value pair for a new row in the typed column of `typeIndex` (cold: once per row).
   @inlinable @inline(__always)
   package func allocateValuePair<Value>(_ typeIndex: Int32, initial: Value?) -> Int32 {
-    let c = column(typeIndex, as: Value.self)
-    let pair = c.allocatePair(initial: initial)
-    valueBase[Int(typeIndex)] = c.base
+    let u = columnRef(typeIndex) ?? makeColumn(typeIndex, as: Value.self)
+    // Safety: `maps.columns` keeps the column (`valueColumns`); `makeColumn` made it a
+    // `ValueColumn<Value>`, and a type index names one type.
+    let (pair, base) = withGuaranteed(u) {
+      let c = unsafeDowncast($0, to: ValueColumn<Value>.self)
+      return (c.allocatePair(initial: initial), c.base)
+    }
+    valueBase[Int(typeIndex)] = base
     return pair
   }
 
@@ -213,8 +220,10 @@ extension Graph {
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
     let ti = Int32(rows.typeIndex[s])
-    if ti >= 0, Int(ti) < maps.columns.count, let c = maps.columns[Int(ti)] {
-      c.dropPair(c, rows.valueIndex[s] & ~1)
+    if let u = columnRef(ti) {
+      // Lifetime: `maps.columns` keeps the column (`valueColumns`).
+      let pair = rows.valueIndex[s] & ~1
+      withGuaranteed(u) { $0.dropPair($0, pair) }
     }
     // A slot's leases do not pass to the row that reuses it (its boundary index means
     // nothing without the `observed` flag).

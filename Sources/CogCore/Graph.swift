@@ -53,6 +53,10 @@ package final class Graph<Edges: EdgeStore> {
     @inline(__always) _read { yield store.pointee.valueBase }
     @inline(__always) _modify { yield &store.pointee.valueBase }
   }
+  @inlinable var valueColumns: RawColumn<Unmanaged<AnyValueColumn>?> {
+    @inline(__always) _read { yield store.pointee.valueColumns }
+    @inline(__always) _modify { yield &store.pointee.valueColumns }
+  }
   @inlinable package var maps: ContextMaps {
     @inline(__always) unsafeAddress { UnsafePointer(mapsPointer) }
     @inline(__always) unsafeMutableAddress { mapsPointer }
@@ -124,6 +128,7 @@ package final class Graph<Edges: EdgeStore> {
     store.pointee.edges.free()
     store.pointee.work.free()
     store.pointee.valueBase.free()
+    store.pointee.valueColumns.free()
     Self.dispose(store)
     Self.dispose(mapsPointer)
     Self.dispose(turnsPointer)

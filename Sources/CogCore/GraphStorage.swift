@@ -13,6 +13,12 @@ struct HotState<Edges: EdgeStore> {
   // Lifetime: `maps.columns` keeps each column; its entry is re-stored after `allocatePair`, the
   // one place a column's `values` grows (moves).
   @usableFromInline var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
+  /// Each typed column by type index, unretained: making a row's value pair and dropping it
+  /// call the column through these with no retain and release of it (a strong reference
+  /// loaded from `maps.columns` cost both, about 40 instructions a row).
+  // Lifetime: `maps.columns` keeps each column for the graph's life; the two are set together
+  // (`Graph.makeColumn`).
+  @usableFromInline var valueColumns = RawColumn<Unmanaged<AnyValueColumn>?>(capacity: 16)
 
   @usableFromInline init(reservingRows rows: Int) {
     self.rows = RowColumns(reservingRows: rows)

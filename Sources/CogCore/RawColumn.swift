@@ -14,7 +14,7 @@ package struct RawColumn<Element> {
 
   @inlinable package init(capacity: Int = 16) {
     let c = Swift.max(capacity, 4)
-    base = .allocate(capacity: c)
+    base = Self.allocate(c)
     count = 0
     self.capacity = c
   }
@@ -93,10 +93,26 @@ package struct RawColumn<Element> {
     if n > capacity { grow(minimumCapacity: n) }
   }
 
+  /// A buffer for `capacity` elements. One of 16 KiB or more (jemalloc's large sizes) is
+  /// page-aligned: jemalloc otherwise starts a large block at a random cache line of its first
+  /// page, and glibc's `memmove` picks its loop by the distance of source and destination
+  /// within a page, so that the instructions of a column's growth moved with the heap's
+  /// history (`cog/peak-memory-1000` on one layout, by 2, with another variant compiled
+  /// beside it: impl/perf-notes.md, "Stop 41"). A large block's size is a multiple of the
+  /// page either way; the alignment costs no byte.
+  @usableFromInline @inline(never)
+  static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+    let bytes = capacity &* MemoryLayout<Element>.stride
+    if bytes < 16 * 1024 { return .allocate(capacity: capacity) }
+    return UnsafeMutableRawPointer.allocate(
+      byteCount: bytes, alignment: Swift.max(4096, MemoryLayout<Element>.alignment)
+    ).bindMemory(to: Element.self, capacity: capacity)
+  }
+
   @inline(never) @usableFromInline
   mutating func grow(minimumCapacity: Int) {
     let newCapacity = Swift.max(minimumCapacity, capacity &* 2)
-    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    let newBase = Self.allocate(newCapacity)
     newBase.moveInitialize(from: base, count: count)
     base.deallocate()
     base = newBase

@@ -25,6 +25,32 @@ struct RowColumnsTests {
   }
 }
 
+/// A column's growth copies its elements with `memmove`, whose instruction count depends on
+/// the source's and destination's offsets within a page; a large buffer is page-aligned so
+/// that those offsets do not depend on the heap's history (`RawColumn.allocate`).
+@Suite("Raw column buffers")
+struct RawColumnBufferTests {
+  @Test("a buffer of 16 KiB or more starts on a page, before and after growing")
+  func largeBuffersArePageAligned() {
+    var column = RawColumn<Int64>(capacity: 2048)
+    defer { column.free() }
+    #expect(UInt(bitPattern: column.base) % 4096 == 0)
+    for i in 0..<5000 { column.append(Int64(i)) }
+    #expect(column.capacity >= 5000)
+    #expect(UInt(bitPattern: column.base) % 4096 == 0)
+    #expect((0..<5000).allSatisfy { column[$0] == Int64($0) })
+  }
+
+  @Test("a small buffer grows into a page-aligned one, its elements kept")
+  func smallBufferGrowsIntoALargeOne() {
+    var column = RawColumn<Int32>(capacity: 4)
+    defer { column.free() }
+    for i in 0..<10_000 { column.append(Int32(i)) }
+    #expect(UInt(bitPattern: column.base) % 4096 == 0)
+    #expect((0..<10_000).allSatisfy { column[$0] == Int32($0) })
+  }
+}
+
 private protocol ElementStrideReporting { var elementStride: Int { get } }
 extension RawColumn: ElementStrideReporting {
   fileprivate var elementStride: Int { MemoryLayout<Element>.stride }

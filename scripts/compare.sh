@@ -39,8 +39,8 @@
 #   COG_NO_INSTALL        set to never install packages (only say what is missing)
 #   COG_BENCH_BIN         a cog-bench executable to use instead of building one (the runner's
 #                         tests run the script on a copy of the record with it)
-#   COG_BENCH_DEADLINE    seconds the measuring may take, the build not included (default 540;
-#                         m6: 900): the callgrind phase counts the regions that fit in what is
+#   COG_BENCH_DEADLINE    seconds the measuring may take, the build not included (default 900,
+#                         m6 too): the callgrind phase counts the regions that fit in what is
 #                         left after the native phases and records the others as unavailable
 #                         with their estimate (such a run is not added to the record: exit 3)
 # A run with COG_BENCH_SYSTEMS or COG_BENCH_CASES is partial: it stays in .bench-tmp/runs/ and
@@ -73,7 +73,7 @@ if [[ "$mode" == m6 ]]; then
   # reference-layout systems bind the keyed cases only, so this is exactly the M6 set.
   systems="${COG_BENCH_SYSTEMS:-cog*}"
 else
-  deadline="${COG_BENCH_DEADLINE:-540}"
+  deadline="${COG_BENCH_DEADLINE:-900}"
   output_dir="${COG_BENCH_OUTPUT_DIR:-Results/runs}"
   systems="${COG_BENCH_SYSTEMS:-}"
 fi

@@ -15,7 +15,7 @@ struct HotState<Edges: EdgeStore> {
   @usableFromInline var valueBase = RawColumn<UnsafeMutableRawPointer?>(capacity: 16)
   /// Each typed column by type index, unretained: making a row's value pair and dropping it
   /// call the column through these with no retain and release of it (a strong reference
-  /// loaded from `maps.columns` cost both, about 40 instructions a row).
+  /// loaded from `maps.columns` cost both: 48 of a fresh signal's 311 first-read instructions).
   // Lifetime: `maps.columns` keeps each column for the graph's life; the two are set together
   // (`Graph.makeColumn`).
   @usableFromInline var valueColumns = RawColumn<Unmanaged<AnyValueColumn>?>(capacity: 16)

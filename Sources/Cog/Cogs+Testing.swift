@@ -69,7 +69,7 @@ extension Cogs {
   /// Registrations alive in the process: reactions (their objects, which live as long as their
   /// rows), leases and exports (their shared handle objects).
   @_spi(Testing) public static var liveRegistrationCount: Int {
-    registrationsAlive.load(ordering: .relaxed)
+    registrationsAlive.load(ordering: .relaxed) + Reactions.alive
   }
 
   /// How many descriptors this context keeps a record of (reactions keep none: the graph

@@ -11,8 +11,8 @@ extension Graph {
   /// the retain and the construction's release fold away (a retain taken here cost a retain
   /// and a release per reaction).
   ///
-  /// Returns the row and its descriptor id (unique to this registration, so that a handle
-  /// kept after its row was released and the slot reused names nothing).
+  /// Returns the row and its id (unique to this registration, so that a handle kept after its
+  /// row was released and the slot reused names nothing: see `Reactions`).
   ///
   /// A registration run that meets a cycle has the cycle reported; the reaction is run again
   /// after every later turn that changes something, until it runs without one.
@@ -23,8 +23,7 @@ extension Graph {
     if _slowPath(!canStartOperation) {
       misplaced("reaction '\(withGuaranteed(row) { $0.name })' was registered")
     }
-    let id = Registry.makeDescriptorID()
-    registrationsAlive.add(1, ordering: .relaxed)
+    let id = Reactions.register()
     // Borrowed, not loaded into a strong local (that cost a retain and a release).
     let s = withGuaranteed(row) {
       allocateRow(
@@ -70,6 +69,7 @@ extension Graph {
   /// Part of `release` (and of the graph's `deinit`): gives back the graph's reference to the
   /// reaction object of a released row, which frees its body.
   @inlinable @inline(never) package func endReaction(_ b: BehaviorRef) {
+    Reactions.alive &-= 1
     b.object?.release()
   }
 

@@ -123,8 +123,14 @@ extension Graph {
 
   /// Runs the turns reactions scheduled, in order; turns they schedule in turn go last. Past
   /// `scheduledTurnLimit` turns in one drain it stops: see `CogError.reactionLoop`.
-  @inlinable @inline(never) package func drainScheduled() {
-    if turns.draining || turns.scheduled.isEmpty { return }
+  @inlinable @inline(__always) package func drainScheduled() {
+    if !turns.scheduled.isEmpty && !turns.draining { drainScheduledTurns() }
+  }
+
+  /// The drain itself. Out of line behind `drainScheduled`'s test: as one function, its frame
+  /// (six saved registers) was set up before the test, 23 instructions a turn and a
+  /// registration that scheduled nothing.
+  @inlinable @inline(never) package func drainScheduledTurns() {
     turns.draining = true
     turns.drainIndex = 0
     while turns.drainIndex < turns.scheduled.count {

@@ -26,9 +26,8 @@ package class ReactionRow: RowBehavior, @unchecked Sendable {
     super.init(run: run)
   }
 
-  // Counted alive from `Graph.react` (counting here cost a retain and a release of the new
-  // object around the count); only `react` makes them.
-  deinit { registrationsAlive.subtract(1, ordering: .relaxed) }
+  // Counted alive by `Graph.react` and `Graph.endReaction` (`Reactions.alive`), not here:
+  // counting here cost a retain and a release of the new object around the count.
 }
 
 /// A reaction whose body is a `Body` (the binding's wrapper of the app's closure: a struct,
@@ -109,9 +108,38 @@ package final class GraphHandle<Edges: EdgeStore> {
 /// own type only). Main actor only: graphs are made and freed there.
 @MainActor private var graphHandlePool: [ObjectIdentifier: [AnyObject]] = [:]
 
-/// Registrations alive in the process (reactions, leases, exports): tests count them after
-/// register/cancel churn.
+/// Leases and exports alive in the process (reactions: `Reactions.alive`): tests count them
+/// after register/cancel churn.
 @usableFromInline package let registrationsAlive = Atomic<Int>(0)
+
+/// The process's reactions, counted on the main actor: no atomic per registration. Every
+/// graph is main-actor confined (its `deinit` is isolated), and it alone holds its reaction
+/// objects, so `react` and `endReaction` are the only places a reaction comes or goes.
+///
+/// A reaction's id is what its handle checks against the row (`Graph.isLiveReaction`): unique
+/// to the registration in the process, so that a handle kept after its row was released, or
+/// its graph freed and its `GraphHandle` reused, names nothing. Ids count down from -2:
+/// descriptor ids (`Registry.makeDescriptorID`) are never negative, and -1 is a free row's.
+/// (Taken from the descriptor ids, with `registrationsAlive` counting them, a registration
+/// cost three atomic operations: impl/perf-notes.md, "Stop 42".)
+@MainActor @usableFromInline package enum Reactions {
+  /// The last id handed out.
+  @usableFromInline static var lastID: Int32 = -1
+  /// Reactions registered and not yet ended, in every graph.
+  @usableFromInline package static var alive = 0
+
+  /// Counts a new reaction and returns its id.
+  @inlinable static func register() -> Int32 {
+    if _slowPath(lastID == Int32.min) { idsExhausted() }
+    lastID &-= 1
+    alive &+= 1
+    return lastID
+  }
+
+  @inline(never) @usableFromInline static func idsExhausted() -> Never {
+    fatalError("Cog: more than \(Int32.max - 1) reactions registered in one process")
+  }
+}
 
 /// A reaction body that takes no context (`Graph.react(_:plain:)`).
 @usableFromInline

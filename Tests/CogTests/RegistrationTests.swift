@@ -1,4 +1,5 @@
 @_spi(Testing) import Cog
+import CogCore
 import Testing
 
 /// Registration handles (seed 000 §5): copies share one cancellation, safe to cancel more than
@@ -122,6 +123,27 @@ struct RegistrationTests {
     later.turn("a") { w in w[a] = 1 }
     #expect(runs == 2)
     current.cancel()
+  }
+
+  @Test("reactions take no descriptor ids, and each registration gets an id of its own")
+  func reactionsTakeNoDescriptorIDs() {
+    let a = Cog(0)
+    let cogs = Cogs()
+    let registrations = Cogs.liveRegistrationCount
+    let before = Registry.makeDescriptorID()
+    var handles: [CogReaction] = []
+    for _ in 0..<100 { handles.append(cogs.react("r") { c in _ = c[a] }) }
+    // The dense id space contexts index columns with does not grow with reactions.
+    #expect(Registry.makeDescriptorID() == before + 1)
+    #expect(Cogs.liveRegistrationCount == registrations + 100)
+    // A cancelled reaction's slot is reused by the next one: its handle still names nothing.
+    handles[0].cancel()
+    let next = cogs.react("next") { c in _ = c[a] }
+    handles[0].cancel()
+    #expect(handles[0].isCancelled && !next.isCancelled)
+    for h in handles { h.cancel() }
+    next.cancel()
+    #expect(Cogs.liveRegistrationCount == registrations)
   }
 
   @Test("every kind of handle reports ended once its context is gone, and ending it is harmless")

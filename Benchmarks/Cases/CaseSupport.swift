@@ -95,7 +95,12 @@ public struct Guaranteed<S: ReactiveSystem> {
     with { $0.computed(body) }
   }
   @inlinable @inline(__always) @MainActor
-  public func effect(_ body: @escaping () -> Void) { with { $0.effect(body) } }
+  public func effect(_ body: consuming @escaping () -> Void) {
+    // Prepared outside `with`'s closure: a body captured there is copied (see
+    // `ReactiveSystem.prepareEffect`).
+    let prepared = S.prepareEffect(body)
+    with { $0.effect(prepared: prepared) }
+  }
   @inlinable @inline(__always) @MainActor
   public func read<T>(_ signal: SignalHandle<T>) -> T { with { $0.read(signal) } }
   @inlinable @inline(__always) @MainActor

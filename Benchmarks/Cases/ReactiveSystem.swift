@@ -27,6 +27,13 @@ public protocol ReactiveSystem: AnyObject {
   func signal<T: Equatable>(_ initial: T) -> SignalHandle<T>
   func computed<T: Equatable>(_ body: @escaping () -> T) -> ComputedHandle<T>
   func effect(_ body: @escaping () -> Void)
+  /// An effect's body made ready before the system is reached: `Guaranteed.effect` calls the
+  /// system inside a closure, and a body captured there is copied (a retain and a release of
+  /// its context per effect). A system whose prepared form is trivial (Cog's: the reaction's
+  /// object, unretained) hands the body on with no copy. Defaults to the body itself.
+  associatedtype PreparedEffect = () -> Void
+  static func prepareEffect(_ body: consuming @escaping () -> Void) -> PreparedEffect
+  func effect(prepared: consuming PreparedEffect)
   func read<T>(_ signal: SignalHandle<T>) -> T
   func read<T>(_ computed: ComputedHandle<T>) -> T
   func write<T>(_ signal: SignalHandle<T>, _ value: T)
@@ -62,6 +69,13 @@ public protocol ReactiveSystem: AnyObject {
     length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
     checks: CaseChecks
   ) -> PreparedCase?
+}
+
+extension ReactiveSystem where PreparedEffect == () -> Void {
+  @inlinable public static func prepareEffect(_ body: consuming @escaping () -> Void)
+    -> PreparedEffect
+  { body }
+  @inlinable public func effect(prepared: consuming PreparedEffect) { effect(prepared) }
 }
 
 extension ReactiveSystem {

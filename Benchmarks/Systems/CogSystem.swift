@@ -47,10 +47,20 @@ public final class CogSystem: ReactiveSystem {
 
   @inlinable
   public func effect(_ body: @escaping () -> Void) {
-    // The case's closure is the reaction's body as is; writes made in it find the running
-    // reaction through `runningReaction`. (A wrapper that set the reaction around the body
-    // cost a closure context per effect.)
-    built.append(cogs.react("effect", plain: body))
+    effect(prepared: Self.prepareEffect(body))
+  }
+
+  /// The case's closure is the reaction's body as is; writes made in it find the running
+  /// reaction through `runningReaction`. (A wrapper that set the reaction around the body
+  /// cost a closure context per effect.)
+  @inlinable
+  public static func prepareEffect(_ body: consuming @escaping () -> Void) -> CogPreparedEffect {
+    CogPreparedEffect(row: ReactionRow.plain("effect", body))
+  }
+
+  @inlinable
+  public func effect(prepared: consuming CogPreparedEffect) {
+    built.append(cogs.react(prepared: prepared.row))
   }
 
   /// Inside a batch, the batch's writer (it sees the batch's own writes); otherwise the
@@ -264,4 +274,14 @@ struct AdapterBody<T>: CogBody, @unchecked Sendable {
   @inlinable nonisolated init(_ body: @escaping () -> T) { self.body = body }
   @MainActor @inlinable @inline(__always)
   func run(_: CogContext<T>) -> T { body() }
+}
+
+/// `CogSystem`'s prepared effect (`ReactiveSystem.prepareEffect`): the reaction's object,
+/// made and retained, not yet registered. Trivial, so that capturing it copies nothing.
+@frozen
+public struct CogPreparedEffect {
+  // Lifetime: retained by `ReactionRow.plain`; `react(prepared:)` hands that reference to the
+  // graph. Made only to be registered at once.
+  @usableFromInline package let row: Unmanaged<ReactionRow>
+  @inlinable package init(row: Unmanaged<ReactionRow>) { self.row = row }
 }

@@ -57,12 +57,11 @@ import CogCore
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 
-  /// A reaction whose body does not take the context (see `Cogs.react(_:plain:)`).
+  /// Registers the reaction whose object the caller made (see `Cogs.react(prepared:)`).
   @discardableResult
-  @inlinable package func react(_ name: StaticString, plain body: @escaping () -> Void)
-    -> LayoutReaction<Edges>
-  {
-    let (ref, id) = graph.react(name, plain: body)
+  @inlinable package func react(prepared row: Unmanaged<ReactionRow>) -> LayoutReaction<Edges> {
+    // Lifetime: `row` comes retained; `Graph.react` takes that reference.
+    let (ref, id) = graph.react(row)
     return LayoutReaction(graph: graph, ref: ref, id: id)
   }
 

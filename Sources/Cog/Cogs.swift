@@ -121,12 +121,12 @@ public final class Cogs {
     return CogReaction(graph: graph, ref: ref, id: id)
   }
 
-  /// A reaction whose body does not take the context (the workbench's effects, which find
-  /// the running reaction with `runningReaction`): the closure is stored as given, with no
-  /// closure adapting it.
+  /// Registers the reaction whose object the caller made (`ReactionRow.plain`: the
+  /// workbench's effects, whose bodies take no context).
   @inlinable @discardableResult
-  package func react(_ name: StaticString, plain body: @escaping () -> Void) -> CogReaction {
-    let (ref, id) = graph.react(name, plain: body)
+  package func react(prepared row: Unmanaged<ReactionRow>) -> CogReaction {
+    // Lifetime: `row` comes retained; `Graph.react` takes that reference.
+    let (ref, id) = graph.react(row)
     return CogReaction(graph: graph, ref: ref, id: id)
   }
 

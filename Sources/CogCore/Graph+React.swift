@@ -38,21 +38,6 @@ extension Graph {
     return (r, id)
   }
 
-  /// Registers a reaction whose body takes no context (the workbench's effects, which find
-  /// the running reaction with `runningReaction`): the closure is stored as given, with no
-  /// closure adapting it. Both bindings' `react(_:plain:)`.
-  @inlinable package func react(_ name: StaticString, plain body: @escaping () -> Void) -> (
-    ref: SlotRef, id: Int32
-  ) {
-    typealias Row = TypedReactionRow<PlainReactionBody>
-    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
-      Row.withBody(of: behavior) { $0.run() }
-      return false
-    }
-    // The new object's reference is the graph's (see `react(_:)`).
-    return react(.passRetained(consume row))
-  }
-
   /// Whether the reaction registered as `r` with descriptor `id` still has its row.
   @inlinable package func isLiveReaction(_ r: SlotRef, id: Int32) -> Bool {
     Int(r.slot.raw) < rows.count && rows.generation[r.slot] == r.generation

@@ -26,6 +26,23 @@ package class ReactionRow: RowBehavior, @unchecked Sendable {
     super.init(run: run)
   }
 
+  /// The object of a reaction whose body takes no context (the workbench's effects, which find
+  /// the running reaction with `runningReaction`), retained for `Graph.react(_:)`: the closure
+  /// is stored as given, with no closure adapting it. Made apart from the graph, taking
+  /// `body` as it is, so that the adapter makes it before the closure that reaches the
+  /// system, where the body would be copied (both bindings' `react(prepared:)`).
+  // Lifetime: returned retained (+1); `Graph.react(_:)` takes that reference.
+  @inlinable package static func plain(
+    _ name: StaticString, _ body: consuming @escaping () -> Void
+  ) -> Unmanaged<ReactionRow> {
+    typealias Row = TypedReactionRow<PlainReactionBody>
+    let row = Row(name: name, body: PlainReactionBody(body)) { behavior, _, _ in
+      Row.withBody(of: behavior) { $0.run() }
+      return false
+    }
+    return .passRetained(consume row)
+  }
+
   // Counted alive by `Graph.react` and `Graph.endReaction` (`Reactions.alive`), not here:
   // counting here cost a retain and a release of the new object around the count.
 }
@@ -141,7 +158,7 @@ package final class GraphHandle<Edges: EdgeStore> {
   }
 }
 
-/// A reaction body that takes no context (`Graph.react(_:plain:)`).
+/// A reaction body that takes no context (`ReactionRow.plain`).
 @usableFromInline
 struct PlainReactionBody {
   @usableFromInline let run: () -> Void

@@ -54,10 +54,20 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
 
   @inlinable
   package func effect(_ body: @escaping () -> Void) {
-    // The case's closure is the reaction's body as is; writes made in it find the running
-    // reaction through `runningReaction`. (A wrapper that set the reaction around the body
-    // cost a closure context per effect.)
-    built.append(cogs.react("effect", plain: body))
+    effect(prepared: Self.prepareEffect(body))
+  }
+
+  /// As `CogSystem`'s: the case's closure is the reaction's body as is.
+  @inlinable
+  package static func prepareEffect(_ body: consuming @escaping () -> Void)
+    -> CogPreparedEffect
+  {
+    CogPreparedEffect(row: ReactionRow.plain("effect", body))
+  }
+
+  @inlinable
+  package func effect(prepared: consuming CogPreparedEffect) {
+    built.append(cogs.react(prepared: prepared.row))
   }
 
   /// Inside a batch, the batch's writer (it sees the batch's own writes); otherwise the

@@ -38,13 +38,13 @@ extension Graph {
     return (r, id)
   }
 
-  /// Whether the reaction registered as `r` with descriptor `id` still has its row.
+  /// Whether the reaction registered as `r` with id `id` (`Reactions`) still has its row.
   @inlinable package func isLiveReaction(_ r: SlotRef, id: Int32) -> Bool {
     Int(r.slot.raw) < rows.count && rows.generation[r.slot] == r.generation
       && rows.descriptor[r.slot] == id && !rows.flags[r.slot].contains(.released)
   }
 
-  /// Cancels the reaction registered as `r` with descriptor `id`; harmless if it is gone.
+  /// Cancels the reaction registered as `r` with id `id` (`Reactions`); harmless if it is gone.
   @inlinable package func cancelReaction(_ r: SlotRef, id: Int32) {
     if !isLiveReaction(r, id: id) { return }
     release(r.slot)

@@ -29,9 +29,14 @@ package struct KeylessCache: ~Copyable, Sendable {
     id = Registry.makeDescriptorID()
   }
 
-  /// `RowOwner.contextHold` for a descriptor that keeps this cache.
+  /// `RowOwner.contextHold` for a descriptor that keeps this cache. Only main-actor graph
+  /// code changes the count (a row's hold taken or given back, a sweep's read), one change at
+  /// a time, so a load and a store suffice: a locked add cost every first read in a context
+  /// a full barrier behind its row's column stores (impl/perf-notes.md, stop 43).
   @inlinable package func hold(_ delta: Int32) -> Int32 {
-    holds.wrappingAdd(delta, ordering: .relaxed).newValue
+    let count = holds.load(ordering: .relaxed) &+ delta
+    holds.store(count, ordering: .relaxed)
+    return count
   }
 
   /// The entry's context serial (0: none).

@@ -130,12 +130,13 @@ fi
 
 # 2. Release build. DWARF 4 keeps valgrind 3.19 able to read the debug info; the manifest is
 # re-evaluated (no cache) because it looks for the jemalloc and callgrind headers.
-build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
+args=(--product cog-bench -Xcc -gdwarf-4)
+build=(swift build -c release --scratch-path "$scratch" "${args[@]}")
 if [[ -n "${COG_BENCH_BIN:-}" ]]; then
   bin="$COG_BENCH_BIN"
 else
-  echo "compare.sh: ${build[*]}" >&2
-  "${build[@]}" --manifest-cache none >&2
+  echo "compare.sh: ${build[*]} (scripts/release-build.sh)" >&2
+  scripts/release-build.sh "$scratch" "${args[@]}" --manifest-cache none
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
   scripts/check-no-merge.sh "$bin"
 fi

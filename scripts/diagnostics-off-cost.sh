@@ -25,9 +25,10 @@ fi
 
 count() { # scratch path, label; prints the result file's path
   local scratch="$1" label="$2"
-  local build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
+  local args=(--product cog-bench -Xcc -gdwarf-4)
+  local build=(swift build -c release --scratch-path "$scratch" "${args[@]}")
   echo "diagnostics-off-cost: building ($label)" >&2
-  "${build[@]}" --manifest-cache none >&2
+  scripts/release-build.sh "$scratch" "${args[@]}" --manifest-cache none
   local bin
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
   scripts/check-no-merge.sh "$bin"

@@ -37,7 +37,7 @@ scratch=.build-long
 
 # Release, with testing enabled: three test files use @testable imports.
 if [[ -z "${COG_LONG_NO_BUILD:-}" ]]; then
-  swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path "$scratch" >&2
+  scripts/release-build.sh "$scratch" --build-tests -Xswiftc -enable-testing
 fi
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/CogPackageTests.xctest"
 [[ -x "$bin" ]] || { echo "differential-long: no test binary at $bin" >&2; exit 1; }

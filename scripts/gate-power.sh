@@ -15,11 +15,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 scratch="${COG_BENCH_SCRATCH:-.build}"
-build=(swift build -c release --product cog-bench --scratch-path "$scratch" -Xcc -gdwarf-4)
+args=(--product cog-bench -Xcc -gdwarf-4)
+build=(swift build -c release --scratch-path "$scratch" "${args[@]}")
 if [[ -n "${COG_BENCH_BIN:-}" ]]; then
   bin="$COG_BENCH_BIN"
 else
-  "${build[@]}" --manifest-cache none >&2
+  scripts/release-build.sh "$scratch" "${args[@]}" --manifest-cache none
   bin="$("${build[@]}" --show-bin-path)/cog-bench"
   scripts/check-no-merge.sh "$bin"
 fi

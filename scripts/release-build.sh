@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The workbench's release build: `swift build -c release ARGS...` into the scratch path SCRATCH,
+# cleaned first whenever its release products were built from other sources. SwiftPM's
+# incremental release build does not always recompile a module that inlines another module's
+# changed `@inlinable` code through a module in between: after a one-line change to an
+# inlinable function of CogCore, `cog-bench` linked the old body in 19 places and the new one
+# elsewhere (impl/perf-notes.md, stop 43), so counts measured a mixture of two commits. Every
+# script that measures builds through here.
+#
+# Usage: scripts/release-build.sh SCRATCH [ARGS...]
+#   SCRATCH  the SwiftPM scratch path (`--scratch-path`)
+#   ARGS     further `swift build` arguments (the product, `-Xcc -gdwarf-4`, ...)
+# The fingerprint covers the contents of Package.swift and every file under Sources, Layouts,
+# Benchmarks and Tests, the toolchain's version, ARGS, the environment variables the manifest
+# reads and the system headers it looks for; it is kept as SCRATCH/release-sources.sha256 once
+# a build succeeds. Build output goes to stderr; nothing is printed on stdout.
+# Exit status: 0 built; 2 a usage error; otherwise swift build's.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if [[ $# -lt 1 || -z "$1" ]]; then
+  echo "release-build: usage: scripts/release-build.sh SCRATCH [swift build arguments...]" >&2
+  exit 2
+fi
+scratch="$1"
+shift
+
+fingerprint() {
+  {
+    swift --version 2>&1
+    printf 'args:'
+    printf ' %q' "$@"
+    printf '\n'
+    for name in COG_INTERNAL_CHECKS COG_NO_JEMALLOC COG_NO_DIAGNOSTICS COG_ISOLATION_PROBE; do
+      printf '%s=%s\n' "$name" "${!name-}"
+    done
+    ls -d /usr/{,local/}include/{jemalloc/jemalloc,valgrind/callgrind}.h 2>/dev/null || true
+    find Package.swift Sources Layouts Benchmarks Tests -type f -print0 | LC_ALL=C sort -z |
+      xargs -0 sha256sum
+  } | sha256sum | cut -d' ' -f1
+}
+
+stamp="$scratch/release-sources.sha256"
+now="$(fingerprint "$@")"
+if [[ "$(cat "$stamp" 2>/dev/null || true)" != "$now" ]]; then
+  rm -f "$stamp"
+  # `release` is a link to the triple's directory; remove both, whatever built them.
+  for dir in "$scratch"/*/release "$scratch/release"; do
+    if [[ -e "$dir" || -L "$dir" ]]; then
+      echo "release-build: the sources changed since $dir was built: building it afresh" >&2
+      rm -rf "$dir"
+    fi
+  done
+fi
+swift build -c release --scratch-path "$scratch" "$@" >&2
+mkdir -p "$scratch"
+printf '%s\n' "$now" >"$stamp.tmp"
+mv "$stamp.tmp" "$stamp"

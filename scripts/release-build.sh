@@ -44,13 +44,15 @@ stamp="$scratch/release-sources.sha256"
 now="$(fingerprint "$@")"
 if [[ "$(cat "$stamp" 2>/dev/null || true)" != "$now" ]]; then
   rm -f "$stamp"
-  # `release` is a link to the triple's directory; remove both, whatever built them.
-  for dir in "$scratch"/*/release "$scratch/release"; do
-    if [[ -e "$dir" || -L "$dir" ]]; then
-      echo "release-build: the sources changed since $dir was built: building it afresh" >&2
-      rm -rf "$dir"
-    fi
-  done
+  # The products' directory as SwiftPM names it (the triple's `release`; `SCRATCH/release` is
+  # a link to it). Not a glob: a scratch path may hold other scratch paths (the tests' release
+  # probe builds in `.build/release-probe`).
+  products="$(swift build -c release --scratch-path "$scratch" "$@" --show-bin-path)"
+  if [[ -d "$products" ]]; then
+    echo "release-build: the sources changed since $products was built: building it afresh" >&2
+    rm -rf "$products"
+  fi
+  if [[ -L "$scratch/release" ]]; then rm -f "$scratch/release"; fi
 fi
 swift build -c release --scratch-path "$scratch" "$@" >&2
 mkdir -p "$scratch"

@@ -3,8 +3,8 @@
 # cleaned first whenever its release products were built from other sources. SwiftPM's
 # incremental release build does not always recompile a module that inlines another module's
 # changed `@inlinable` code through a module in between: after a one-line change to an
-# inlinable function of CogCore, `cog-bench` linked the old body in 19 places and the new one
-# elsewhere (impl/perf-notes.md, stop 43), so counts measured a mixture of two commits. Every
+# inlinable function of CogCore, `cog-bench` linked the old body in 4 of the 23 places that
+# inline it (impl/perf-notes.md, stop 43), so counts measured a mixture of two commits. Every
 # script that measures builds through here.
 #
 # Usage: scripts/release-build.sh SCRATCH [ARGS...]

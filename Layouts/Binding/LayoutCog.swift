@@ -12,6 +12,8 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable package var label: String { state.label(id: cache.id) }
   /// `RowOwner`: the contexts holding this descriptor.
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
+
+  deinit { cache.descriptorDeinit() }
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
   }

@@ -37,6 +37,8 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// `RowOwner`: the contexts holding this cog (in its cache).
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
 
+  deinit { cache.descriptorDeinit() }
+
   /// The descriptor's process-wide id (for the workbench and tests).
   package var id: Int32 { cache.id }
 

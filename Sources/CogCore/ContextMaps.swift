@@ -84,13 +84,15 @@ package struct ContextMaps {
   /// read adds no map entry.
   @usableFromInline package var keylessRows: [DescriptorKey: Int32] = [:]
   /// Each keyless row's hold on its descriptor (`OwnerRef`; nil for other rows, whose
-  /// records, if any, are in `owners`), by slot, up to the last keyless row: the row keeps
+  /// records, if any, are in `owners`, and for a plain manual state's, which holds none:
+  /// `Graph.isUnheld`), by slot, up to the last keyless row: the row keeps
   /// the descriptor alive until a sweep finds the app dropped it, and gives the hold back
   /// when it is released. A column of the cold maps rather than of `RowColumns`: only a
   /// first read, a release and a sweep touch it (`Graph.hold(of:)`).
   @usableFromInline package var holds = RawColumn<OwnerRef?>(capacity: 0)
-  /// The context's holds: rows holding their descriptor (`holds`) plus `owners`' records;
-  /// what a sweep walks, and what `sweepIfDue` compares the new ones with.
+  /// The context's holds: rows holding their descriptor (`holds`), plain manual rows (which
+  /// hold none, but a sweep looks at them too) and `owners`' records; what `sweepIfDue`
+  /// compares the new ones with.
   @usableFromInline package var holdCount = 0
 
   // Lifetime: `Graph.clockKeeper` retains the clock for the context's life.

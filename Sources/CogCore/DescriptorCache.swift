@@ -1,3 +1,4 @@
+import CCogStack
 import Synchronization
 
 /// A keyless descriptor's memory of its row in the context it was last used in: the
@@ -16,7 +17,8 @@ package struct KeylessCache: ~Copyable, Sendable {
   /// keeps serials within `Int32`).
   @usableFromInline package let context: Atomic<Int32>
   @usableFromInline package let slot: Atomic<Int32>
-  /// How many contexts hold the descriptor (`RowOwner.contextHold`).
+  /// How many contexts hold the descriptor (`RowOwner.contextHold`), or `unheldMark`: a
+  /// plain manual descriptor whose rows do not hold it has made a row (`markUnheld`).
   @usableFromInline package let holds: Atomic<Int32>
   /// The descriptor's process-wide id (`Registry.makeDescriptorID`): here rather than in
   /// `KeylessState`, so that the four 32-bit fields fill 16 bytes and a manual `Cog<Int>` is
@@ -37,6 +39,24 @@ package struct KeylessCache: ~Copyable, Sendable {
     let count = holds.load(ordering: .relaxed) &+ delta
     holds.store(count, ordering: .relaxed)
     return count
+  }
+
+  /// `holds` of a descriptor whose rows do not hold it once one of them is made: no count
+  /// of holds reaches it.
+  @inlinable package static var unheldMark: Int32 { .min }
+
+  /// Notes that a row of this descriptor was made without holding it (`Graph.makeKeylessRow`):
+  /// its `deinit` must then mark it dropped (`descriptorDeinit`). A relaxed store to a line the
+  /// read has just loaded: no locked operation on a first read.
+  @inlinable @inline(__always) package func markUnheld() {
+    holds.store(Self.unheldMark, ordering: .relaxed)
+  }
+
+  /// The descriptor's `deinit`: one whose rows do not hold it marks its id dropped, for the
+  /// contexts' sweeps to find with no access to the freed object. Any thread: the last
+  /// release's ordering makes the main actor's `markUnheld` visible here.
+  @inlinable package func descriptorDeinit() {
+    if holds.load(ordering: .relaxed) == Self.unheldMark { cog_mark_descriptor_dropped(id) }
   }
 
   /// The entry's context serial (0: none).

@@ -63,7 +63,8 @@ extension Graph {
     let id = rows.descriptor[s]
     let label =
       rows.flags[s].contains(.reaction)
-      ? reactionName(s) ?? "reaction#\(id)" : owner(ofRow: s)?.label ?? "state#\(id)"
+      ? reactionName(s) ?? "reaction#\(id)"
+      : owner(ofRow: s)?.label ?? unheldLabel(s) ?? "state#\(id)"
     if let index = maps.keyIndexes[DescriptorKey(id)] {
       return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
     }

@@ -65,16 +65,22 @@ extension Graph {
 
   /// Makes the row of a keyless descriptor: its value pair, the row (a source without
   /// `behavior`, a computed with one) holding `owner`, and the cache entry (`remember`).
-  /// Cold: once per descriptor per context.
+  /// `holdsOwner` false: the row does not hold its descriptor (a plain manual state, which
+  /// marks itself dropped when it goes: `KeylessCache.descriptorDeinit`). Cold: once per
+  /// descriptor per context.
   @inlinable package func makeKeylessRow<V>(
-    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, behavior: RowBehavior?,
-    lifetime: RowLifetime, cache: borrowing KeylessCache
+    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, holdsOwner: Bool,
+    behavior: RowBehavior?, lifetime: RowLifetime, cache: borrowing KeylessCache
   ) -> Slot {
     let pair = allocateValuePair(typeIndex, initial: initial)
     let s = allocateRow(
       kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
       valueIndex: pair, behavior: behavior, lifetime: lifetime)
-    setHold(OwnerRef(holding: owner), of: s)
+    if holdsOwner {
+      setHold(OwnerRef(holding: owner), of: s)
+    } else {
+      cache.markUnheld()
+    }
     maps.holdCount &+= 1
     maps.ownersAddedSinceSweep &+= 1
     remember(s, id: id, cache: cache)

@@ -116,7 +116,7 @@ extension Graph {
     let history = diagnostics.history
     if op < TurnHistory.stateOpBase { return "\(history.opNames[Int(op)])" }
     let id = history.stateOps[Int(op - TurnHistory.stateOpBase)]
-    return owner(ofDescriptor: id)?.label ?? "state#\(id)"
+    return label(ofDescriptor: id) ?? "state#\(id)"
   }
 
   /// The history, oldest turn first: turn id, op name and the labels of up to four touched

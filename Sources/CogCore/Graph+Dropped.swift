@@ -4,11 +4,14 @@
 /// outlives the descriptor that runs it; a descriptor whose only strong references are the
 /// contexts' holds has been dropped by the app, and nothing can name its rows again. A sweep
 /// finds such descriptors and releases their unobserved rows, then gives the holds back, and
-/// the descriptor goes.
+/// the descriptor goes. A plain manual state's row (no label, no equality of its own) runs
+/// nothing and names nothing of its descriptor, so it holds none: the descriptor goes with
+/// the app's last reference and marks its id (`KeylessCache.descriptorDeinit`), and the
+/// sweep finds the row by that mark (`unheldIsDropped`).
 ///
 /// Sweeps run only when the graph is idle: after a flush once enough owners were registered
 /// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
-/// every hold, so "enough" is a quarter of them: sweeping then costs O(1) per hold taken,
+/// every row (plain manual rows count as holds), so "enough" is a quarter of them: sweeping then costs O(1) per hold taken,
 /// amortized, and a flush that registered none pays one comparison. A context can turn
 /// the automatic sweep off (`ContextMaps.sweepsAfterFlush`; the benchmark adapters do, and
 /// sweep untimed: swift/0008-descriptor-lifetime.md).
@@ -36,9 +39,13 @@ extension Graph {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
     var droppedRows: [Slot] = []
-    for raw in 0..<maps.holds.count {
+    for raw in 0..<rows.count {
       let s = Slot(Int32(raw))
-      if let held = maps.holds[s], ownerIsDropped(held) { droppedRows.append(s) }
+      if let held = hold(of: s) {
+        if ownerIsDropped(held) { droppedRows.append(s) }
+      } else if unheldIsDropped(s) {
+        droppedRows.append(s)
+      }
     }
     var droppedRecords: [Int32] = []
     for (key, record) in maps.owners where record.isDropped { droppedRecords.append(key.id) }
@@ -82,6 +89,7 @@ extension Graph {
   @inlinable
   func isDropped(_ s: Slot) -> Bool {
     if let held = hold(of: s) { return ownerIsDropped(held) }
+    if unheldIsDropped(s) { return true }
     return maps.owners[DescriptorKey(rows.descriptor[s])]?.isDropped ?? false
   }
 
@@ -91,6 +99,10 @@ extension Graph {
   func releaseIfDropped(_ s: Slot) {
     if let held = hold(of: s) {
       if ownerIsDropped(held) && isUnobserved(s) { release(s) }
+      return
+    }
+    if unheldIsDropped(s) {
+      if isUnobserved(s) { release(s) }
       return
     }
     let id = rows.descriptor[s]

@@ -88,6 +88,8 @@ extension Graph {
       if hold(of: Slot(i)) != nil {
         precondition(!f.contains(.released), "released row s\(i) still holds its descriptor")
         held += 1
+      } else if isUnheld(Slot(i)) {
+        held += 1  // a plain manual state's row: counted, holding nothing
       }
     }
     precondition(

@@ -1,3 +1,5 @@
+import CCogStack
+
 extension Graph {
   /// The typed column of `typeIndex`, unretained (`valueColumns`), or `nil` before its first
   /// row.
@@ -112,14 +114,42 @@ extension Graph {
     return maps.owners[DescriptorKey(rows.descriptor[s])]?.owner.object
   }
 
-  /// The record of descriptor `id` (cold: names in the turn history). A keyless descriptor's
-  /// is found through its row, by a walk of the descriptor column.
-  @inline(never) @inlinable package func owner(ofDescriptor id: Int32) -> RowOwner? {
-    if let record = maps.owners[DescriptorKey(id)] { return record.owner.object }
-    for raw in 0..<maps.holds.count where rows.descriptor[Slot(Int32(raw))] == id {
-      if let held = maps.holds[Slot(Int32(raw))] { return held.object }
+  /// The label of descriptor `id` (cold: names in the turn history), or nil when this
+  /// context has no row of it. A keyless descriptor's is found through its row, by a walk of
+  /// the descriptor column.
+  @inline(never) @inlinable package func label(ofDescriptor id: Int32) -> String? {
+    if let record = maps.owners[DescriptorKey(id)] { return record.owner.object.label }
+    for raw in 0..<rows.count where rows.descriptor[Slot(Int32(raw))] == id {
+      let s = Slot(Int32(raw))
+      if let held = hold(of: s) { return held.object.label }
+      if let label = unheldLabel(s) { return label }
     }
     return nil
+  }
+
+  /// Whether row `s` is a plain manual state's, which does not hold its descriptor
+  /// (`makeKeylessRow`): a manual row with no hold, no key index and no record.
+  @inlinable func isUnheld(_ s: Slot) -> Bool {
+    let key = DescriptorKey(rows.descriptor[s])
+    return rows.flags[s].contains(.source) && hold(of: s) == nil
+      && maps.keyIndexes[key] == nil && maps.owners[key] == nil
+  }
+
+  /// Whether row `s` is a plain manual state's whose descriptor is gone: its `deinit` marked
+  /// its id (`KeylessCache.descriptorDeinit`). Only such descriptors mark ids, so the mark
+  /// alone names them; the freed object is never touched.
+  @inlinable func unheldIsDropped(_ s: Slot) -> Bool {
+    rows.flags[s].contains(.source) && hold(of: s) == nil
+      && cog_descriptor_is_dropped(rows.descriptor[s]) != 0
+  }
+
+  /// The label of row `s` of a plain manual state (its descriptor's, `Cog<Value>#id`, made
+  /// from the row: the descriptor may be gone), or nil for any other row (cold).
+  @inline(never) @inlinable package func unheldLabel(_ s: Slot) -> String? {
+    guard isUnheld(s), let u = columnRef(Int32(rows.typeIndex[s])) else { return nil }
+    // Lifetime: `maps.columns` keeps the column (`valueColumns`).
+    let name = withGuaranteed(u) { $0.valueTypeName }
+    return unlabeledCogLabel(typeName: name, id: rows.descriptor[s])
   }
 
   /// Registers the per-context key index of keyed descriptor `id` (cold).
@@ -243,13 +273,16 @@ extension Graph {
       releaseHold(held, of: s, id: id)
     } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
+    } else if f.contains(.source) && maps.owners[DescriptorKey(id)] == nil {
+      releaseHold(nil, of: s, id: id)  // a plain manual state's row: it holds nothing
     }
   }
 
   /// The end of a keyless row's release: its entry in `keylessRows`, if any, goes, and then
-  /// its hold on the descriptor, which may go now (its teardown does not reach this graph).
+  /// its hold on the descriptor (none: a plain manual state's), which may go now (its
+  /// teardown does not reach this graph).
   @inline(never) @usableFromInline
-  func releaseHold(_ held: OwnerRef, of s: Slot, id: Int32) {
+  func releaseHold(_ held: OwnerRef?, of s: Slot, id: Int32) {
     setHold(nil, of: s)
     maps.holdCount &-= 1
     if !maps.keylessRows.isEmpty, let i = maps.keylessRows.index(forKey: DescriptorKey(id)),
@@ -257,6 +290,6 @@ extension Graph {
     {
       maps.keylessRows.remove(at: i)
     }
-    held.release()
+    held?.release()
   }
 }

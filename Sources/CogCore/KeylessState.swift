@@ -6,13 +6,13 @@
 /// descriptor"): behind the object's header and its `KeylessCache` (16 bytes, the id among
 /// them), 32 bytes for `Int`:
 /// ```
-///   0        8        16              25   26  28       32
-///   equality details  initial (Int?)  isManual  typeIndex
+///   0        8        16              25        26         28         32
+///   equality details  initial (Int?)  isManual  holdsRows  typeIndex
 /// ```
 /// What only some descriptors need (a label, a lifetime other than `.context`, a cache
 /// policy, an equality of their own, an automatic state's body) lives in `details`, which a
-/// plain manual state does without. `isManual` and `typeIndex` follow `initial` so that they
-/// fill its padding.
+/// plain manual state does without. `isManual`, `rowsHoldDescriptor` and `typeIndex` follow
+/// `initial` so that they fill its padding.
 @frozen @usableFromInline
 package struct KeylessState<Value, Edges: EdgeStore> {
   /// A manual state's equality (`nil`: every write changes, or automatic), called
@@ -25,6 +25,11 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   @usableFromInline package let initial: Value?
   /// Whether the state is manual (written in turns); an automatic one's rows run `details`.
   @usableFromInline package let isManual: Bool
+  /// Whether this state's rows hold its descriptor: false for a plain manual state (no
+  /// `details`), whose rows need nothing of it once made (`Graph.makeKeylessRow`). Stored,
+  /// not tested on `details` where a row is made: that test made the optimizer retain
+  /// `details` around the lifetime's call there.
+  @usableFromInline package let rowsHoldDescriptor: Bool
   @usableFromInline package let typeIndex: Int32
 
   /// A manual state with an equality of its own (`nil`: every write changes).
@@ -65,6 +70,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
       label.isEmpty && owner == nil
       ? nil : KeylessDetails.manual(label: label, equalityKeeper: owner)
     isManual = true
+    rowsHoldDescriptor = details != nil
   }
 
   /// An automatic state whose rows run `behavior` (which holds its label and lifetime).
@@ -75,6 +81,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     equality = nil
     details = behavior
     isManual = false
+    rowsHoldDescriptor = true
   }
 
   /// The label given at declaration; empty for the default one.
@@ -91,7 +98,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// formatting made declaring allocate once ids passed six digits).
   @usableFromInline package func label(id: Int32) -> String {
     let given = givenLabel
-    return given.isEmpty ? "Cog<\(typeName(Value.self))>#\(id)" : given
+    return given.isEmpty ? unlabeledCogLabel(typeName: typeName(Value.self), id: id) : given
   }
 
   /// Warm path of `StateName.names`.
@@ -123,8 +130,8 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }
     return graph.makeKeylessRow(
-      id: id, typeIndex: typeIndex, initial: initial, owner: owner, behavior: behavior,
-      lifetime: lifetime, cache: cache)
+      id: id, typeIndex: typeIndex, initial: initial, owner: owner,
+      holdsOwner: rowsHoldDescriptor, behavior: behavior, lifetime: lifetime, cache: cache)
   }
   /// The row in `graph`, or `.none` (makes none).
   @MainActor @inlinable

@@ -3,7 +3,8 @@ import CCogStack
 /// A descriptor as the graph sees it: a name for error messages and a cache policy. Each
 /// context holds the owners of its rows (`OwnerRef`), so rows never outlive the descriptor
 /// that runs them; a descriptor whose only references are those holds is dropped, and its
-/// rows go at the next sweep (`Graph+Dropped.swift`).
+/// rows go at the next sweep (`Graph+Dropped.swift`). A plain manual state's rows, which run
+/// nothing, do not hold it (`Graph.makeKeylessRow`).
 @usableFromInline
 package protocol RowOwner: AnyObject, Sendable {
   /// The descriptor's label, for error messages and the debug history.

@@ -17,6 +17,9 @@ class AnyValueColumn {
   /// The value at `entry` as text (`String(describing:)`). The entry must hold a value (its
   /// row's `hasValue`).
   @usableFromInline func describe(entry: Int32) -> String? { fatalError("abstract") }
+  /// The value type's name (`typeName`), for the label of a row that does not hold its
+  /// descriptor (`Graph.unheldLabel`).
+  @usableFromInline var valueTypeName: String { fatalError("abstract") }
 }
 
 /// How a value column stores one entry. A trivial type (`_isPOD`: nothing to retain or
@@ -158,6 +161,8 @@ final class ValueColumn<Value>: AnyValueColumn {
     base = newBase
     capacity = newCapacity
   }
+
+  @usableFromInline override var valueTypeName: String { typeName(Value.self) }
 
   @usableFromInline override func describe(entry: Int32) -> String? {
     if !ValueEntry<Value>.isBare && base.assumingMemoryBound(to: Value?.self)[Int(entry)] == nil {

@@ -42,3 +42,10 @@ final class ValueDescriber<Value> {
 /// A type's name as a label shows it (`Int`, `Array<String>`): `_typeName` directly, since
 /// interpolating a metatype casts it to the printing protocols first (see `ValueDescriber`).
 @inlinable package func typeName(_ type: Any.Type) -> String { _typeName(type, qualified: false) }
+
+/// The label of a keyless state declared without one: `Cog<Value>#id` (its descriptor's,
+/// `KeylessState.label(id:)`, and its row's when the row does not hold the descriptor,
+/// `Graph.unheldLabel`).
+@usableFromInline package func unlabeledCogLabel(typeName: String, id: Int32) -> String {
+  "Cog<\(typeName)>#\(id)"
+}

@@ -95,6 +95,97 @@ struct DroppedDescriptorTests {
     #expect(cogs[kept] == 6)
   }
 
+  @Test("a plain manual cog's row does not hold it: the cog goes with the app's last reference")
+  func plainManualIsNotHeld() {
+    let cogs = Cogs()
+    let other = Cogs()
+    weak var gone: Cog<Int>?
+    do {
+      let plain = Cog(3)
+      gone = plain
+      #expect(cogs[plain] == 3 && other[plain] == 3)
+      cogs.turn("write") { w in w[plain] = 4 }
+      #expect(cogs[plain] == 4)
+    }
+    // No row holds it: the descriptor went with the app's last reference, rows still here.
+    #expect(gone == nil)
+    #expect(cogs.liveRowCount == 1 && other.liveRowCount == 1)
+    cogs.releaseDropped()
+    other.releaseDropped()
+    #expect(cogs.liveRowCount == 0 && other.liveRowCount == 0)
+    #expect(cogs.registeredOwnerCount == 0 && other.registeredOwnerCount == 0)
+    // A labeled one (and one with its own equality) is still held by its row.
+    weak var labeledGone: Cog<Int>?
+    weak var equalityGone: Cog<Int>?
+    do {
+      let labeled = Cog(1, label: "labeled")
+      let own = Cog(1, equals: { $0 == $1 })
+      labeledGone = labeled
+      equalityGone = own
+      #expect(cogs[labeled] == 1 && cogs[own] == 1)
+    }
+    #expect(labeledGone != nil && equalityGone != nil)
+    cogs.releaseDropped()
+    #expect(labeledGone == nil && equalityGone == nil)
+    #expect(cogs.liveRowCount == 0)
+  }
+
+  @Test("plain manual cogs dropped on another thread go from every context at its sweep")
+  func plainManualDroppedElsewhere() async {
+    let cogs = Cogs()
+    let other = Cogs()
+    let kept = Cog(9)
+    let holder = Holder((0..<10_000).map { Cog($0) })
+    for (i, p) in holder.cogs.enumerated() { #expect(cogs[p] == i && other[p] == i) }
+    _ = cogs[kept]
+    // The last references go on another thread: the descriptors' `deinit`s run there.
+    await Task.detached { holder.cogs.removeAll() }.value
+    #expect(cogs.liveRowCount == 10_001 && other.liveRowCount == 10_000)
+    cogs.releaseDropped()
+    other.releaseDropped()
+    #expect(cogs.liveRowCount == 1 && other.liveRowCount == 0)
+    #expect(cogs[kept] == 9)
+  }
+
+  /// Cogs handed to another thread, which drops them.
+  final class Holder: @unchecked Sendable {
+    // Safety: the test touches `cogs` on one thread at a time (before and inside the task).
+    var cogs: [Cog<Int>]
+    init(_ cogs: [Cog<Int>]) { self.cogs = cogs }
+  }
+
+  @Test("a plain manual row is named as its cog is, while it lives and after it is dropped")
+  func plainManualNames() {
+    let cogs = Cogs()
+    var plain: Cog<Int>? = Cog(2)
+    let label = plain!.label
+    #expect(label.hasPrefix("Cog<Int>#"))
+    let reader = Cog(label: "reader") { c in c[plain!] + 1 }
+    #expect(cogs[reader] == 3)
+    #expect(cogs.inspect().nodes.map(\.label).sorted() == [label, "reader"])
+    plain = nil  // dropped; its row stays while `reader`'s last run read it
+    #expect(cogs.inspect().nodes.map(\.label).sorted() == [label, "reader"])
+  }
+
+  @Test("a temporary plain manual cog stays while a body reads it, and goes once it reruns")
+  func plainManualWhileSubscribed() {
+    let base = Cog(1, label: "base")
+    let reader = Cog(label: "reader") { c -> Int in
+      let temporary = Cog(10)
+      return c[temporary] * c[base]
+    }
+    let cogs = Cogs()
+    #expect(cogs[reader] == 10)
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 3)  // its row is read by `reader`'s last run
+    for n in 2...50 {
+      cogs.turn("base") { w in w[base] = n }
+      #expect(cogs[reader] == n * 10)
+    }
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 3)  // base, reader and the temporary its last run read
+  }
+
   @Test("a temporary read by a body stays while that body keeps it, and goes once it reruns")
   func droppedWhileSubscribed() {
     let base = Cog(1, label: "base")

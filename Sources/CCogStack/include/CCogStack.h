@@ -59,6 +59,15 @@ static inline void cog_set_body_graph(void *graph) { cog_body_graph = graph; }
 static inline void *cog_get_turn_graph(void) { return cog_turn_graph; }
 static inline void cog_set_turn_graph(void *graph) { cog_turn_graph = graph; }
 
+/// Plain manual descriptors (no label, no equality of their own) whose rows do not hold them
+/// (swift/0008, "A plain manual cog is not held"): their `deinit` marks the id here, on
+/// whatever thread it runs, and a context's sweep reads the mark by its row's descriptor id,
+/// never touching the freed object. A bit per descriptor id, in pages of 65,536 ids (8 KiB)
+/// made on a page's first mark and kept for the process's life; ids are never reused.
+void cog_mark_descriptor_dropped(int32_t id);
+/// Whether `cog_mark_descriptor_dropped(id)` has run (any thread; 0 for a negative id).
+int cog_descriptor_is_dropped(int32_t id);
+
 /// The calling thread's descriptor teardown (CogCore's `Teardown.swift`): how many
 /// descriptor `deinit`s are under way, whether the pending bodies are being released, and
 /// the thread's list of them (a retained Swift object).

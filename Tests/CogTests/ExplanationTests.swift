@@ -201,6 +201,20 @@ struct ExplanationTests {
     _ = temporary
   }
 
+  @Test("a dropped plain manual cog's row, which does not hold it, is named as the cog was")
+  func droppedPlainManual() throws {
+    var temporary: Cog<Int>? = Cog(7)
+    let name = temporary!.label
+    let cogs = Cogs()
+    cogs.explainsTurns = true
+    cogs.turn("write") { w in w[temporary!] = 8 }
+    temporary = nil  // freed now: no row holds it
+    cogs.releaseDropped()
+    let e = try #require(cogs.lastExplanation)
+    #expect(e.released.map(\.state) == [name])
+    #expect(e.released.first?.reason == .descriptorDropped && e.released.first?.afterFlush == true)
+  }
+
   @Test("a flagged state nothing read is left stale; its run on a later read is added")
   func lazyRead() throws {
     let a = Cog(1, label: "a")

@@ -14,6 +14,7 @@ package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sen
   @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
 
   deinit { cache.descriptorDeinit() }
+
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
   }

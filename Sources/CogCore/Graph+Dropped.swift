@@ -11,8 +11,9 @@
 ///
 /// Sweeps run only when the graph is idle: after a flush once enough owners were registered
 /// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
-/// every row (plain manual rows count as holds), so "enough" is a quarter of them: sweeping then costs O(1) per hold taken,
-/// amortized, and a flush that registered none pays one comparison. A context can turn
+/// every row (a plain manual row counts as a hold), so "enough" is a quarter of the holds:
+/// sweeping then costs O(1) per hold taken, amortized, and a flush that registered none pays
+/// one comparison. A context can turn
 /// the automatic sweep off (`ContextMaps.sweepsAfterFlush`; the benchmark adapters do, and
 /// sweep untimed: swift/0008-descriptor-lifetime.md).
 ///

@@ -6,8 +6,8 @@
 /// descriptor"): behind the object's header and its `KeylessCache` (16 bytes, the id among
 /// them), 32 bytes for `Int`:
 /// ```
-///   0        8        16              25        26         28         32
-///   equality details  initial (Int?)  isManual  holdsRows  typeIndex
+///   0        8        16              25        26                  28         32
+///   equality details  initial (Int?)  isManual  rowsHoldDescriptor  typeIndex
 /// ```
 /// What only some descriptors need (a label, a lifetime other than `.context`, a cache
 /// policy, an equality of their own, an automatic state's body) lives in `details`, which a

@@ -12,7 +12,8 @@
 // (dispose the effects, free nothing). So `iterationsPerSample == 1`.
 //
 // The JS has no asserts. The effects here count their runs and sum the values they read (the
-// JS effects return those values); both are checked after each iteration. Expected values come
+// JS effects return those values) in a counter they capture unretained (`UnretainedCounter`:
+// the JS effects capture none); both are checked after each iteration. Expected values come
 // from plain loops over the same arithmetic (see `expectation`): every effect runs once when
 // created, and once per write that changes its signal. Signal i starts at i, so the first write
 // (`s0 = 0`) of every update sub-case is a no-op. This holds on every system (no computeds), so
@@ -168,6 +169,8 @@ public struct SBenchCase: BenchmarkCase {
     let kind = self.kind
     let id = self.id
     let counter = RunCounter()
+    // The effects capture it unretained (the JS effects capture no counter).
+    let tally = UnretainedCounter(counter)
     // The signals of the current sample, and (createSignals) the signals the iteration makes.
     let sources = CaseState<[SignalHandle<Int>]>([])
     let created = CaseState<[SignalHandle<Int>]>([])
@@ -210,21 +213,21 @@ public struct SBenchCase: BenchmarkCase {
           case .create0to1:
             for i in 0..<n {
               s.effect {
-                counter.runs &+= 1
-                counter.total &+= i
+                tally.countRun()
+                tally.add(i)
               }
             }
             return 0
           case .create1to1:
-            for i in 0..<n { sbenchEffect1(s, src[i], counter) }
+            for i in 0..<n { sbenchEffect1(s, src[i], tally) }
             return 0
           case .create2to1:
             for i in 0..<n {
               let s1 = src[i * 2]
               let s2 = src[i * 2 + 1]
               s.effect {
-                counter.runs &+= 1
-                counter.total &+= s.read(s1) + s.read(s2)
+                tally.countRun()
+                tally.add(s.read(s1) + s.read(s2))
               }
             }
             return 0
@@ -235,35 +238,35 @@ public struct SBenchCase: BenchmarkCase {
               let s3 = src[i * 4 + 2]
               let s4 = src[i * 4 + 3]
               s.effect {
-                counter.runs &+= 1
-                counter.total &+= s.read(s1) + s.read(s2) + s.read(s3) + s.read(s4)
+                tally.countRun()
+                tally.add(s.read(s1) + s.read(s2) + s.read(s3) + s.read(s4))
               }
             }
             return 0
           case .create1000to1:
-            for i in 0..<n { sbenchEffect1000(s, src, offset: i * 1000, counter) }
+            for i in 0..<n { sbenchEffect1000(s, src, offset: i * 1000, tally) }
             return 0
           case .create1to2:
-            for i in 0..<(n / 2) { sbenchEffects(s, src[i], count: 2, counter) }
+            for i in 0..<(n / 2) { sbenchEffects(s, src[i], count: 2, tally) }
             return 0
           case .create1to4:
-            for i in 0..<(n / 4) { sbenchEffects(s, src[i], count: 4, counter) }
+            for i in 0..<(n / 4) { sbenchEffects(s, src[i], count: 4, tally) }
             return 0
           case .create1to8:
-            for i in 0..<(n / 8) { sbenchEffects(s, src[i], count: 8, counter) }
+            for i in 0..<(n / 8) { sbenchEffects(s, src[i], count: 8, tally) }
             return 0
           case .create1to1000:
-            for i in 0..<(n / 1000) { sbenchEffects(s, src[i], count: 1000, counter) }
+            for i in 0..<(n / 1000) { sbenchEffects(s, src[i], count: 1000, tally) }
             return 0
           case .update1to1:
-            sbenchEffect1(s, src[0], counter)
+            sbenchEffect1(s, src[0], tally)
             return n
           case .update2to1:
             let s1 = src[0]
             let s2 = src[1]
             s.effect {
-              counter.runs &+= 1
-              counter.total &+= s.read(s1) + s.read(s2)
+              tally.countRun()
+              tally.add(s.read(s1) + s.read(s2))
             }
             return n
           case .update4to1:
@@ -272,21 +275,21 @@ public struct SBenchCase: BenchmarkCase {
             let s3 = src[2]
             let s4 = src[3]
             s.effect {
-              counter.runs &+= 1
-              counter.total &+= s.read(s1) + s.read(s2) + s.read(s3) + s.read(s4)
+              tally.countRun()
+              tally.add(s.read(s1) + s.read(s2) + s.read(s3) + s.read(s4))
             }
             return n
           case .update1000to1:
-            sbenchEffect1000(s, src, offset: 0, counter)
+            sbenchEffect1000(s, src, offset: 0, tally)
             return n
           case .update1to2:
-            sbenchEffects(s, src[0], count: 2, counter)
+            sbenchEffects(s, src[0], count: 2, tally)
             return n
           case .update1to4:
-            sbenchEffects(s, src[0], count: 4, counter)
+            sbenchEffects(s, src[0], count: 4, tally)
             return n
           case .update1to1000:
-            sbenchEffects(s, src[0], count: 1000, counter)
+            sbenchEffects(s, src[0], count: 1000, tally)
             return n / 10
           }
         }
@@ -312,31 +315,31 @@ public struct SBenchCase: BenchmarkCase {
 /// `createComputation1(s)`: one effect reading one signal.
 @inlinable @MainActor
 func sbenchEffect1<S: ReactiveSystem>(
-  _ s: Guaranteed<S>, _ s1: SignalHandle<Int>, _ counter: RunCounter
+  _ s: Guaranteed<S>, _ s1: SignalHandle<Int>, _ tally: UnretainedCounter
 ) {
   s.effect {
-    counter.runs &+= 1
-    counter.total &+= s.read(s1)
+    tally.countRun()
+    tally.add(s.read(s1))
   }
 }
 
 /// `count` × `createComputation1(s)`.
 @inlinable @MainActor
 func sbenchEffects<S: ReactiveSystem>(
-  _ s: Guaranteed<S>, _ s1: SignalHandle<Int>, count: Int, _ counter: RunCounter
+  _ s: Guaranteed<S>, _ s1: SignalHandle<Int>, count: Int, _ tally: UnretainedCounter
 ) {
-  for _ in 0..<count { sbenchEffect1(s, s1, counter) }
+  for _ in 0..<count { sbenchEffect1(s, s1, tally) }
 }
 
 /// `createComputation1000(ss, offset)`: one effect summing 1000 signals.
 @inlinable @MainActor
 func sbenchEffect1000<S: ReactiveSystem>(
-  _ s: Guaranteed<S>, _ sources: [SignalHandle<Int>], offset: Int, _ counter: RunCounter
+  _ s: Guaranteed<S>, _ sources: [SignalHandle<Int>], offset: Int, _ tally: UnretainedCounter
 ) {
   s.effect {
-    counter.runs &+= 1
+    tally.countRun()
     var sum = 0
     for i in 0..<1000 { sum += s.read(sources[offset + i]) }
-    counter.total &+= sum
+    tally.add(sum)
   }
 }

@@ -55,7 +55,9 @@ extension Graph {
   /// reaction object of a released row, which frees its body.
   @inlinable @inline(never) package func endReaction(_ b: BehaviorRef) {
     Reactions.alive &-= 1
-    b.object?.release()
+    // Released without a locked operation (`cogNonatomicRelease`): the graph holds the only
+    // reference, and a reaction object's count is only ever touched on the main actor.
+    if let object = b.object { cogNonatomicRelease(object.toOpaque()) }
   }
 
   /// The name of reaction row `s` (error and debug paths).

@@ -161,8 +161,11 @@ public struct EffectList<Effect> {
     }
   }
 
-  /// Releases the disposed effects.
-  @inlinable public mutating func collect() { disposed.removeAll() }
+  /// Releases the disposed effects, keeping the array's storage for the samples after: a
+  /// fresh array regrew to `n` effects in every timed region, copying at each doubling and
+  /// touching new pages (11 copies at 1,000 effects, 17 at 10⁵; the JS effect scopes link their
+  /// effects instead). `retire` swaps the two arrays, so both keep their capacity.
+  @inlinable public mutating func collect() { disposed.removeAll(keepingCapacity: true) }
 }
 
 // MARK: - Capabilities

@@ -169,8 +169,6 @@ public struct SBenchCase: BenchmarkCase {
     let kind = self.kind
     let id = self.id
     let counter = RunCounter()
-    // The effects capture it unretained (the JS effects capture no counter).
-    let tally = UnretainedCounter(counter)
     // The signals of the current sample, and (createSignals) the signals the iteration makes.
     let sources = CaseState<[SignalHandle<Int>]>([])
     let created = CaseState<[SignalHandle<Int>]>([])
@@ -203,6 +201,8 @@ public struct SBenchCase: BenchmarkCase {
         if !ready.value { setUp() }
         ready.value = false
         counter.reset()
+        // The effects capture the counter unretained (the JS effects capture none).
+        let tally = UnretainedCounter(counter)
         let src = sources.value
         // Build (timed in the JS): returns how many writes to s0 the update closure makes.
         let writes = s.withBuild { () -> Int in

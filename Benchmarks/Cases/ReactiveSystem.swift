@@ -161,11 +161,10 @@ public struct EffectList<Effect> {
     }
   }
 
-  /// Releases the disposed effects, keeping the array's storage for the samples after: a
-  /// fresh array regrew to `n` effects in every timed region, copying at each doubling and
-  /// touching new pages (11 copies at 1,000 effects, 17 at 10⁵; the JS effect scopes link their
-  /// effects instead). `retire` swaps the two arrays, so both keep their capacity.
-  @inlinable public mutating func collect() { disposed.removeAll(keepingCapacity: true) }
+  /// Releases the disposed effects. (Keeping the arrays' storage across samples saved the
+  /// copies of their regrowth, 99 instructions an effect in `create1to*`, but was slower in
+  /// wall time, 1.03–1.11× in five interleaved rounds: impl/perf-notes.md, "Stop 45".)
+  @inlinable public mutating func collect() { disposed.removeAll() }
 }
 
 // MARK: - Capabilities

@@ -161,9 +161,9 @@ public struct EffectList<Effect> {
     }
   }
 
-  /// Releases the disposed effects. (Keeping the arrays' storage across samples saved the
-  /// copies of their regrowth, 99 instructions an effect in `create1to*`, but was slower in
-  /// wall time, 1.03–1.11× in five interleaved rounds: impl/perf-notes.md, "Stop 45".)
+  /// Releases the disposed effects. (Keeping the arrays' storage, so that they stop regrowing
+  /// after the second sample, measured slower: 1.02–1.11× the wall time of six of the nine
+  /// `sbench` `create*` sub-cases in five interleaved rounds, impl/perf-notes.md "Stop 45".)
   @inlinable public mutating func collect() { disposed.removeAll() }
 }
 

@@ -21,8 +21,8 @@ final class RunCounter {
 
 /// A `RunCounter` as the closures a timed region makes capture it: unretained. A closure that
 /// captures the class takes a retain (an atomic add) when it is made and a release when it is
-/// freed, work the JS originals do not do (their effects capture no counter): in
-/// `sbench/createComputations` that pair was a quarter of the timed samples of every system.
+/// freed, work the JS originals do not do (their effects capture no counter): the retain alone
+/// was 15% of Cog's timed samples in `sbench` `create0to1` (impl/perf-notes.md, "Stop 45").
 @frozen @usableFromInline
 struct UnretainedCounter {
   // Lifetime: the case's own closures hold the counter strongly and outlive every effect that
@@ -30,8 +30,8 @@ struct UnretainedCounter {
   @usableFromInline let ref: Unmanaged<RunCounter>
   @inlinable init(_ counter: RunCounter) { ref = .passUnretained(counter) }
 
-  /// One more run. Made before the run's reads, as the closures bumped the class: together
-  /// with `add` after them, the two adds were merged into vector instructions (+3 a run).
+  /// One more run, counted before the run's reads as the closures always did (one call after
+  /// the reads making both adds was compiled into vector instructions: +3 a run).
   @inlinable @inline(__always)
   func countRun() { ref._withUnsafeGuaranteedRef { $0.runs &+= 1 } }
 

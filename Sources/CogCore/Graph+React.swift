@@ -1,3 +1,4 @@
+import CCogStack
 import Synchronization
 
 extension Graph {
@@ -55,9 +56,12 @@ extension Graph {
   /// reaction object of a released row, which frees its body.
   @inlinable @inline(never) package func endReaction(_ b: BehaviorRef) {
     Reactions.alive &-= 1
-    // Released without a locked operation (`cogNonatomicRelease`): the graph holds the only
-    // reference, and a reaction object's count is only ever touched on the main actor.
-    if let object = b.object { cogNonatomicRelease(object.toOpaque()) }
+    // Released without a locked operation (`cog_nonatomic_release`, the runtime's
+    // `swift_nonatomic_release`): a reaction object is `@MainActor` and held by its graph
+    // alone, so its count is only ever touched on one thread. The last decrement's locked
+    // compare-and-swap waited for the release's column stores (48 instructions a cancel, and
+    // 0.92–1.03× `sbench` `create*`'s wall time: impl/perf-notes.md, "Stop 45").
+    if let object = b.object { cog_nonatomic_release(object.toOpaque()) }
   }
 
   /// The name of reaction row `s` (error and debug paths).

@@ -47,15 +47,6 @@ package class ReactionRow: RowBehavior, @unchecked Sendable {
   // counting here cost a retain and a release of the new object around the count.
 }
 
-/// The Swift runtime's release without an atomic operation (exported beside `swift_release`).
-/// A reaction object is `@MainActor` and held by its graph alone, so every retain and release
-/// of it is made on one thread; giving the graph's reference back this way skips the locked
-/// compare-and-swap of the count's last decrement, which waited for the row's column stores
-/// (impl/perf-notes.md, "Stop 45"). Safety: `object` is a live native Swift object whose
-/// count no other thread touches.
-@_silgen_name("swift_nonatomic_release") @usableFromInline
-func cogNonatomicRelease(_ object: UnsafeMutableRawPointer)
-
 /// A reaction whose body is a `Body` (the binding's wrapper of the app's closure: a struct,
 /// so that the closure is stored at its natural abstraction and called without a thunk).
 @MainActor

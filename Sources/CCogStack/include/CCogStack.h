@@ -68,6 +68,14 @@ void cog_mark_descriptor_dropped(int32_t id);
 /// Whether `cog_mark_descriptor_dropped(id)` has run (any thread; 0 for a negative id).
 int cog_descriptor_is_dropped(int32_t id);
 
+/// The Swift runtime's release without an atomic operation (libswiftCore exports it beside
+/// `swift_release`, with the C calling convention). Called through C: Swift may not name a
+/// runtime entry point with `@_silgen_name` (the compiler warns that it will become an error).
+/// Safety: `object` is a live native Swift object whose reference count no other thread
+/// touches (a reaction's object: CogCore's `Graph.endReaction`).
+extern void swift_nonatomic_release(void *object);
+static inline void cog_nonatomic_release(void *object) { swift_nonatomic_release(object); }
+
 /// The calling thread's descriptor teardown (CogCore's `Teardown.swift`): how many
 /// descriptor `deinit`s are under way, whether the pending bodies are being released, and
 /// the thread's list of them (a retained Swift object).

@@ -3,17 +3,18 @@ import CogCore
 /// A keyless state descriptor of the layout binding (see `Cog` for the public one).
 // Safety: as `Cog`'s (immutable, main-actor rows), with the same `initial` caveat.
 @usableFromInline
-package final class LayoutCog<Value, Edges: EdgeStore>: RowOwner, @unchecked Sendable {
+package final class LayoutCog<Value, Edges: EdgeStore>: @unchecked Sendable {
   /// This state's row in the context it was last used in, and its id (see `Cog.cache`).
   @usableFromInline let cache = KeylessCache()
   /// The rest, an automatic state's rows' behavior among its details (see `Cog.state`).
-  @usableFromInline let state: KeylessState<Value, Edges>
+  @usableFromInline package let state: KeylessState<Value, Edges>
 
   @inlinable package var label: String { state.label(id: cache.id) }
-  /// `RowOwner`: the contexts holding this descriptor.
-  @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
 
-  deinit { cache.descriptorDeinit() }
+  deinit { cache.descriptorDeinit(details: state.details) }
+
+  /// The descriptor's process-wide id (for tests).
+  package var id: Int32 { cache.id }
 
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? {
     state.cachePolicy
@@ -92,7 +93,7 @@ extension LayoutCog: StateName {
 
   @MainActor @inlinable @inline(__always)
   package func resolve(in graph: Graph<Edges>) -> Slot {
-    state.resolve(in: graph, cache: cache, owner: self)
+    state.resolve(in: graph, cache: cache)
   }
 
   @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {

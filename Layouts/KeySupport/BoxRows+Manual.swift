@@ -13,7 +13,7 @@ extension BoxRows {
     let pair = graph.allocateValuePair(box.typeIndex, initial: Optional(initial))
     let s = graph.allocateRow(
       kind: .source, descriptor: box.id, typeIndex: box.typeIndex, valueIndex: pair,
-      behavior: nil, lifetime: box.lifetime, tag: tag)
+      behavior: BehaviorRef(nil), lifetime: box.lifetime, tag: tag)
     let t = Int(tag)
     keys.extend(to: t + 1, with: nil)
     keys[t] = key

@@ -149,7 +149,7 @@ package final class BoxRows<Key: Hashable>: KeyRowsBase {
     let pair = graph.allocateValuePair(box.typeIndex, initial: Value?.none)
     let s = graph.allocateRow(
       kind: .computed, descriptor: box.id, typeIndex: box.typeIndex, valueIndex: pair,
-      behavior: box.behavior, lifetime: box.lifetime, tag: tag)
+      behavior: BehaviorRef(box.behavior), lifetime: box.lifetime, tag: tag)
     let t = Int(tag)
     keys.extend(to: t + 1, with: nil)
     keys[t] = key

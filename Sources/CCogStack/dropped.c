@@ -1,5 +1,6 @@
 #include "CCogStack.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,4 +47,39 @@ int cog_descriptor_is_dropped(int32_t id) {
   uint64_t word =
       atomic_load_explicit(&page[(u >> 6) & (COG_DROPPED_WORDS - 1)], memory_order_acquire);
   return (int)((word >> (u & 63)) & 1);
+}
+
+// The parked details: a growable array under a mutex (see `cog_park_details`).
+static pthread_mutex_t cog_parked_lock = PTHREAD_MUTEX_INITIALIZER;
+static void **cog_parked = NULL;
+static intptr_t cog_parked_count = 0;
+static intptr_t cog_parked_capacity = 0;
+_Atomic(intptr_t) cog_parked_total = 0;
+
+int cog_park_details(void *object) {
+  pthread_mutex_lock(&cog_parked_lock);
+  if (cog_parked_count == cog_parked_capacity) {
+    intptr_t grown = cog_parked_capacity == 0 ? 64 : cog_parked_capacity * 2;
+    void **made = realloc(cog_parked, (size_t)grown * sizeof(void *));
+    if (made == NULL) {
+      fputs("Cog: out of memory parking a dropped descriptor's details\n", stderr);
+      abort();
+    }
+    cog_parked = made;
+    cog_parked_capacity = grown;
+  }
+  cog_parked[cog_parked_count++] = object;
+  __c11_atomic_store(&cog_parked_total, cog_parked_count, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&cog_parked_lock);
+  return __c11_atomic_load(&cog_live_graphs, __ATOMIC_SEQ_CST) == 0;
+}
+
+intptr_t cog_take_parked_details(void **out, intptr_t capacity) {
+  pthread_mutex_lock(&cog_parked_lock);
+  intptr_t n = cog_parked_count < capacity ? cog_parked_count : capacity;
+  cog_parked_count -= n;
+  __c11_atomic_store(&cog_parked_total, cog_parked_count, __ATOMIC_RELAXED);
+  for (intptr_t i = 0; i < n; i++) out[i] = cog_parked[cog_parked_count + i];
+  pthread_mutex_unlock(&cog_parked_lock);
+  return n;
 }

@@ -9,7 +9,7 @@ _Thread_local uintptr_t cog_stack_limit = 0;
 
 void *cog_body_graph = 0;
 void *cog_turn_graph = 0;
-intptr_t cog_live_graphs = 0;
+_Atomic(intptr_t) cog_live_graphs = 0;
 
 static _Thread_local cog_teardown_state teardown_state;
 

@@ -23,7 +23,7 @@ import CogTypedKey
 /// Descriptors own no value: each context keeps its own row for them. Declare them once (as
 /// globals or static members) and share them; a descriptor the app drops takes its rows with
 /// it (swift/SEMANTICS.md §17).
-public final class Cog<Value>: RowOwner, @unchecked Sendable {
+public final class Cog<Value>: @unchecked Sendable {
   // Safety: immutable after init, rows used by main-actor graph code; a non-Sendable initial
   // value is taken on the main actor only (the initializers' two overloads), where it is read.
   /// This cog's row in the context it was last used in, and its id (`KeylessCache`). First,
@@ -34,10 +34,7 @@ public final class Cog<Value>: RowOwner, @unchecked Sendable {
   /// `state.details` (`KeylessState`).
   @usableFromInline package let state: KeylessState<Value, SharedEdgePool>
 
-  /// `RowOwner`: the contexts holding this cog (in its cache).
-  @inlinable package func contextHold(_ delta: Int32) -> Int32 { cache.hold(delta) }
-
-  deinit { cache.descriptorDeinit() }
+  deinit { cache.descriptorDeinit(details: state.details) }
 
   /// The descriptor's process-wide id (for the workbench and tests).
   package var id: Int32 { cache.id }
@@ -181,7 +178,7 @@ extension Cog: StateName {
 
   @MainActor @inlinable @inline(__always)
   package func resolve(in graph: CogGraph) -> Slot {
-    state.resolve(in: graph, cache: cache, owner: self)
+    state.resolve(in: graph, cache: cache)
   }
 
   @MainActor @inlinable

@@ -33,7 +33,7 @@ extension Cogs {
     let value = graph.describeValue(s)  // nil for a reaction (no value column)
     var lifetime: CogLifetime? = nil
     if kind != .reaction {
-      lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.owner(ofRow: s)?.cachePolicy)
+      lifetime = CogLifetime(rows.lifetime[s], cachePolicy: graph.cachePolicy(ofRow: s))
     }
     let isKeyed = graph.maps.keyIndexes[DescriptorKey(id)] != nil
     return CogGraphSnapshot.Node(

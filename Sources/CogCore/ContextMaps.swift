@@ -24,8 +24,9 @@ package struct ContextMaps {
   /// The records of descriptors without a keyless row here (keyed boxes, async status rows):
   /// one strong reference each, counted in the descriptor's context holds (`OwnerRecord`; a
   /// descriptor whose only references are the contexts' holds is dropped:
-  /// `Graph+Dropped.swift`). Keyless rows hold their descriptor in `ContextMaps.holds`;
-  /// reactions have none (the graph holds their `ReactionRow` through the behavior column).
+  /// `Graph+Dropped.swift`). Keyless rows hold their descriptor's details in
+  /// `ContextMaps.holds`; reactions have none (the graph holds their `ReactionRow` through
+  /// the behavior column).
   @usableFromInline package var owners: [DescriptorKey: OwnerRecord] = [:]
   /// True while a sweep runs: the collector then releases orphaned rows of dropped
   /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
@@ -83,16 +84,18 @@ package struct ContextMaps {
   /// (`Graph.keylessSlotSlow`): empty while one context uses its descriptors, so a first
   /// read adds no map entry.
   @usableFromInline package var keylessRows: [DescriptorKey: Int32] = [:]
-  /// Each keyless row's hold on its descriptor (`OwnerRef`; nil for other rows, whose
-  /// records, if any, are in `owners`, and for a plain manual state's, which holds none:
-  /// `Graph.isUnheld`), by slot, up to the last keyless row: the row keeps
-  /// the descriptor alive until a sweep finds the app dropped it, and gives the hold back
-  /// when it is released. A column of the cold maps rather than of `RowColumns`: only a
-  /// first read, a release and a sweep touch it (`Graph.hold(of:)`).
-  @usableFromInline package var holds = RawColumn<OwnerRef?>(capacity: 0)
-  /// The context's holds: rows holding their descriptor (`holds`), plain manual rows (which
-  /// hold none, but a sweep looks at them too) and `owners`' records; what `sweepIfDue`
-  /// compares the new ones with.
+  /// Each keyless row's hold on its descriptor's details (`KeylessDetails.rowHolds`; nil for
+  /// other rows, whose records, if any, are in `owners`, and for a plain manual state's, which
+  /// holds nothing: `Graph.isUnheld`), by slot, up to the last row with details: the row
+  /// keeps what it runs and names after the app dropped the descriptor, until a sweep finds
+  /// its id marked dropped, and gives the hold back when it is released. A column of the cold
+  /// maps rather than of `RowColumns`: only a first read, a release and a sweep touch it
+  /// (`Graph.hold(of:)`).
+  // Lifetime: each entry is counted in its object's `rowHolds` (`makeKeylessRow`).
+  @usableFromInline package var holds = RawColumn<Unmanaged<KeylessDetails>?>(capacity: 0)
+  /// The context's holds: keyless rows (holding their details or, plain manual ones, nothing;
+  /// a sweep looks at each) and `owners`' records; what `sweepIfDue` compares the new ones
+  /// with.
   @usableFromInline package var holdCount = 0
 
   // Lifetime: `Graph.clockKeeper` retains the clock for the context's life.

@@ -17,9 +17,9 @@ package struct KeylessCache: ~Copyable, Sendable {
   /// keeps serials within `Int32`).
   @usableFromInline package let context: Atomic<Int32>
   @usableFromInline package let slot: Atomic<Int32>
-  /// How many contexts hold the descriptor (`RowOwner.contextHold`), or `unheldMark`: a
-  /// plain manual descriptor whose rows do not hold it has made a row (`markUnheld`).
-  @usableFromInline package let holds: Atomic<Int32>
+  /// `rowMadeMark` once a row of the descriptor was made in any context (`markRowMade`), else
+  /// 0.
+  @usableFromInline package let rowMade: Atomic<Int32>
   /// The descriptor's process-wide id (`Registry.makeDescriptorID`): here rather than in
   /// `KeylessState`, so that the four 32-bit fields fill 16 bytes and a manual `Cog<Int>` is
   /// one 64-byte object (`KeylessState`).
@@ -27,36 +27,29 @@ package struct KeylessCache: ~Copyable, Sendable {
   @inlinable package init() {
     context = Atomic(0)
     slot = Atomic(-1)
-    holds = Atomic(0)
+    rowMade = Atomic(0)
     id = Registry.makeDescriptorID()
   }
 
-  /// `RowOwner.contextHold` for a descriptor that keeps this cache. Only main-actor graph
-  /// code changes the count (a row's hold taken or given back, a sweep's read), one change at
-  /// a time, so a load and a store suffice: a locked add cost every first read in a context
-  /// a full barrier behind its row's column stores (impl/perf-notes.md, stop 43).
-  @inlinable package func hold(_ delta: Int32) -> Int32 {
-    let count = holds.load(ordering: .relaxed) &+ delta
-    holds.store(count, ordering: .relaxed)
-    return count
-  }
+  /// `rowMade` once a row of the descriptor was made.
+  @inlinable package static var rowMadeMark: Int32 { .min }
 
-  /// `holds` of a descriptor whose rows do not hold it once one of them is made: no count
-  /// of holds reaches it.
-  @inlinable package static var unheldMark: Int32 { .min }
-
-  /// Notes that a row of this descriptor was made without holding it (`Graph.makeKeylessRow`):
-  /// its `deinit` must then mark it dropped (`descriptorDeinit`). A relaxed store to a line the
+  /// Notes that a row of this descriptor was made (`Graph.makeKeylessRow`): its `deinit` must
+  /// then mark it dropped (`descriptorDeinit`). Rows do not hold their descriptor (a plain
+  /// manual one's hold nothing; the others hold its details). A relaxed store to a line the
   /// read has just loaded: no locked operation on a first read.
-  @inlinable @inline(__always) package func markUnheld() {
-    holds.store(Self.unheldMark, ordering: .relaxed)
+  @inlinable @inline(__always) package func markRowMade() {
+    rowMade.store(Self.rowMadeMark, ordering: .relaxed)
   }
 
-  /// The descriptor's `deinit`: one whose rows do not hold it marks its id dropped, for the
-  /// contexts' sweeps to find with no access to the freed object. Any thread: the last
-  /// release's ordering makes the main actor's `markUnheld` visible here.
-  @inlinable package func descriptorDeinit() {
-    if holds.load(ordering: .relaxed) == Self.unheldMark { cog_mark_descriptor_dropped(id) }
+  /// The descriptor's `deinit`, any thread: one that made rows marks its id dropped, for the
+  /// contexts' sweeps to find with no access to the freed object, and hands its `details` (if
+  /// any) to those rows (`KeylessDetails.descriptorWent`). The last release's ordering makes
+  /// the main actor's `markRowMade` visible here.
+  @inlinable package func descriptorDeinit(details: KeylessDetails?) {
+    if rowMade.load(ordering: .relaxed) != Self.rowMadeMark { return }
+    cog_mark_descriptor_dropped(id)
+    details?.descriptorWent()
   }
 
   /// The entry's context serial (0: none).

@@ -43,7 +43,7 @@ extension Graph {
     let id = Registry.makeDescriptorID()
     setOwner(AsyncStatusOwner(label: "\(describe(s)).status"), for: id)
     let st = allocateRow(
-      kind: .source, descriptor: id, typeIndex: ti, valueIndex: pair, behavior: nil,
+      kind: .source, descriptor: id, typeIndex: ti, valueIndex: pair, behavior: BehaviorRef(nil),
       lifetime: .context)
     let row = AsyncRow(graph: self, slot: s, statusSlot: st, spec: spec)
     turns.asyncRows[s.raw] = row

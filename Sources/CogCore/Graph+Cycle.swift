@@ -61,14 +61,14 @@ extension Graph {
 
   @inlinable package func describe(_ s: Slot) -> String {
     let id = rows.descriptor[s]
-    let label =
+    let name =
       rows.flags[s].contains(.reaction)
       ? reactionName(s) ?? "reaction#\(id)"
-      : owner(ofRow: s)?.label ?? unheldLabel(s) ?? "state#\(id)"
+      : label(ofRow: s) ?? "state#\(id)"
     if let index = maps.keyIndexes[DescriptorKey(id)] {
-      return "\(label)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
+      return "\(name)[\(index.keyDescription(slot: s, tag: rows.tag[s]))]"
     }
-    return label
+    return name
   }
 
   /// Takes the recorded cycle, leaving the graph ready for the next operation.

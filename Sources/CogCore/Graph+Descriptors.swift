@@ -64,23 +64,28 @@ extension Graph {
   }
 
   /// Makes the row of a keyless descriptor: its value pair, the row (a source without
-  /// `behavior`, a computed with one) holding `owner`, and the cache entry (`remember`).
-  /// `holdsOwner` false: the row does not hold its descriptor (a plain manual state, which
-  /// marks itself dropped when it goes: `KeylessCache.descriptorDeinit`). Cold: once per
-  /// descriptor per context.
+  /// `behavior`, a computed with one) holding `details` if the descriptor has any (a plain
+  /// manual state's row holds nothing), and the cache entry (`remember`). The descriptor
+  /// notes that it made a row, so that its `deinit` marks it dropped
+  /// (`KeylessCache.descriptorDeinit`). Cold: once per descriptor per context.
+  /// `runs`: an automatic state, whose rows run `details` (its behavior).
+  /// `details` unretained: a strong one was retained around the hold column's growth.
+  // Lifetime: the caller's descriptor keeps `details`; from here the row's count in `rowHolds`
+  // does too, until `releaseHold` gives it back.
   @inlinable package func makeKeylessRow<V>(
-    id: Int32, typeIndex: Int32, initial: V?, owner: RowOwner, holdsOwner: Bool,
-    behavior: RowBehavior?, lifetime: RowLifetime, cache: borrowing KeylessCache
+    id: Int32, typeIndex: Int32, initial: V?, details: Unmanaged<KeylessDetails>?, runs: Bool,
+    lifetime: RowLifetime, cache: borrowing KeylessCache
   ) -> Slot {
     let pair = allocateValuePair(typeIndex, initial: initial)
     let s = allocateRow(
-      kind: behavior == nil ? .source : .computed, descriptor: id, typeIndex: typeIndex,
-      valueIndex: pair, behavior: behavior, lifetime: lifetime)
-    if holdsOwner {
-      setHold(OwnerRef(holding: owner), of: s)
-    } else {
-      cache.markUnheld()
+      kind: runs ? .computed : .source, descriptor: id, typeIndex: typeIndex,
+      valueIndex: pair, behavior: BehaviorRef(unretained: runs ? details : nil),
+      lifetime: lifetime)
+    if let details {
+      KeylessDetails.holdRow(details)
+      setHold(details, of: s)
     }
+    cache.markRowMade()
     maps.holdCount &+= 1
     maps.ownersAddedSinceSweep &+= 1
     remember(s, id: id, cache: cache)

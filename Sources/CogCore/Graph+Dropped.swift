@@ -1,13 +1,15 @@
+import CCogStack
+
 /// Dropped descriptors (seed 000 §7: "ARC owns descriptors. The app context arena owns state
-/// rows."): a context holds the descriptor of each of its rows (a keyless row itself,
-/// `ContextMaps.holds`; a keyed box through its record, `ContextMaps.owners`), so a row never
-/// outlives the descriptor that runs it; a descriptor whose only strong references are the
-/// contexts' holds has been dropped by the app, and nothing can name its rows again. A sweep
-/// finds such descriptors and releases their unobserved rows, then gives the holds back, and
-/// the descriptor goes. A plain manual state's row (no label, no equality of its own) runs
-/// nothing and names nothing of its descriptor, so it holds none: the descriptor goes with
-/// the app's last reference and marks its id (`KeylessCache.descriptorDeinit`), and the
-/// sweep finds the row by that mark (`unheldIsDropped`).
+/// rows."). A keyless row does not hold its descriptor: it holds its details (what it runs
+/// and names: `KeylessDetails`), or nothing (a plain manual state's), so the descriptor goes
+/// with the app's last reference. Its `deinit`, on whatever thread, marks its id (one that
+/// made rows: `KeylessCache.descriptorDeinit`) and hands its details to the rows; a sweep
+/// finds the rows by that mark (`keylessIsDropped`), never touching the freed object. A
+/// keyed box's rows are held through its record (`ContextMaps.owners`): a box whose only
+/// strong references are the contexts' records has been dropped (`OwnerRecord.isDropped`).
+/// A sweep releases the unobserved rows of dropped descriptors; the last row's release gives
+/// the details back, and the body goes.
 ///
 /// Sweeps run only when the graph is idle: after a flush once enough owners were registered
 /// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
@@ -18,14 +20,19 @@
 /// sweep untimed: swift/0008-descriptor-lifetime.md).
 ///
 /// Releasing a row unlinks its dependencies; those whose descriptors were held only by the
-/// released descriptor's body are dropped in turn, and the collector releases them in the same
-/// loop (`collectSlow`, while `sweeping`). A chain of a million automatic cogs therefore goes
-/// row by row, iteratively: the graph gives each descriptor its last release itself.
+/// released descriptor's body are dropped in turn (their `deinit` runs on the main thread,
+/// inside the release), and the collector releases them in the same loop (`collectSlow`,
+/// while `sweeping`). A chain of a million automatic cogs therefore goes row by row,
+/// iteratively.
 extension Graph {
   /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
-  /// holds.
+  /// holds, and hands parked details (`KeylessDetails.descriptorWent`) to their rows, so that
+  /// the details of a descriptor dropped with no row left go by the next flush at the latest.
   @inlinable @inline(__always)
   func sweepIfDue() {
+    if _slowPath(cog_parked_details_count() != 0) {
+      KeylessDetails.releaseParked(onMainActor: true)
+    }
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
     if !maps.sweepsAfterFlush || Int(added) &* 4 < maps.holdCount { return }
@@ -39,14 +46,11 @@ extension Graph {
   package func sweepDropped() {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
+    // Details that descriptors gone on other threads handed to their rows.
+    KeylessDetails.releaseParked(onMainActor: true)
     var droppedRows: [Slot] = []
-    for raw in 0..<rows.count {
-      let s = Slot(Int32(raw))
-      if let held = hold(of: s) {
-        if ownerIsDropped(held) { droppedRows.append(s) }
-      } else if unheldIsDropped(s) {
-        droppedRows.append(s)
-      }
+    for raw in 0..<rows.count where keylessIsDropped(Slot(Int32(raw))) {
+      droppedRows.append(Slot(Int32(raw)))
     }
     var droppedRecords: [Int32] = []
     for (key, record) in maps.owners where record.isDropped { droppedRecords.append(key.id) }
@@ -89,8 +93,7 @@ extension Graph {
   /// Whether row `s`'s descriptor has been dropped by the app (its hold, or its record's).
   @inlinable
   func isDropped(_ s: Slot) -> Bool {
-    if let held = hold(of: s) { return ownerIsDropped(held) }
-    if unheldIsDropped(s) { return true }
+    if keylessIsDropped(s) { return true }
     return maps.owners[DescriptorKey(rows.descriptor[s])]?.isDropped ?? false
   }
 
@@ -98,11 +101,7 @@ extension Graph {
   /// descriptor is dropped now (the row that read it was just released).
   @inlinable
   func releaseIfDropped(_ s: Slot) {
-    if let held = hold(of: s) {
-      if ownerIsDropped(held) && isUnobserved(s) { release(s) }
-      return
-    }
-    if unheldIsDropped(s) {
+    if keylessIsDropped(s) {
       if isUnobserved(s) { release(s) }
       return
     }
@@ -118,7 +117,7 @@ extension Graph {
       let s = Slot(Int32(raw))
       if let held = maps.holds[s] {
         maps.holds[s] = nil
-        held.release()
+        KeylessDetails.releaseRow(held)
       }
     }
     for record in maps.owners.values { record.owner.release() }

@@ -64,7 +64,7 @@ extension Graph {
   @inlinable
   func cacheRow(_ s: Slot) {
     let id = rows.descriptor[s]
-    let policy = owner(ofRow: s)?.cachePolicy ?? (limit: Int.max, retention: .seconds(3600))
+    let policy = cachePolicy(ofRow: s) ?? (limit: Int.max, retention: .seconds(3600))
     if policy.limit <= 0 {
       release(s)
       return

@@ -28,7 +28,7 @@ extension Graph {
     // Borrowed, not loaded into a strong local (that cost a retain and a release).
     let s = withGuaranteed(row) {
       allocateRow(
-        kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: $0,
+        kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: BehaviorRef($0),
         lifetime: .context)
     }
     let r = ref(s)

@@ -68,13 +68,13 @@ extension Graph {
     column[i] = v
   }
 
-  /// Row `s`'s hold on its descriptor (a keyless row's), or nil.
-  @inlinable package func hold(of s: Slot) -> OwnerRef? {
+  /// Row `s`'s hold on its descriptor's details (a keyless row's that has them), or nil.
+  @inlinable package func hold(of s: Slot) -> Unmanaged<KeylessDetails>? {
     Int(s.raw) < maps.holds.count ? maps.holds[s] : nil
   }
 
   /// Sets row `s`'s hold (the column grows to reach it).
-  @inlinable @inline(__always) func setHold(_ held: OwnerRef?, of s: Slot) {
+  @inlinable @inline(__always) func setHold(_ held: Unmanaged<KeylessDetails>?, of s: Slot) {
     let i = Int(s.raw)
     if i < maps.holds.count {
       maps.holds[s] = held
@@ -86,8 +86,8 @@ extension Graph {
   }
 
   /// Registers `owner` as the per-context record of descriptor `id` (cold): a keyed box, or
-  /// the graph's own record for a status row. Keyless rows hold their descriptor themselves
-  /// (`makeKeylessRow`).
+  /// the graph's own record for a status row. Keyless rows hold their descriptor's details
+  /// themselves (`makeKeylessRow`).
   @inlinable package func setOwner(_ owner: RowOwner, for id: Int32) {
     let made = OwnerRecord(holding: owner)
     if let old = maps.owners.updateValue(made, forKey: DescriptorKey(id)) {
@@ -107,11 +107,31 @@ extension Graph {
     }
   }
 
-  /// The descriptor record of row `s`: its own hold (a keyless row), or its descriptor's
-  /// record in `owners`.
+  /// The record of row `s`'s descriptor in `owners` (a keyed box's, an async status row's),
+  /// or nil (a keyless row's descriptor has none: `cachePolicy(ofRow:)`, `label(ofRow:)`).
   @inlinable package func owner(ofRow s: Slot) -> RowOwner? {
-    if let held = hold(of: s) { return held.object }
-    return maps.owners[DescriptorKey(rows.descriptor[s])]?.owner.object
+    maps.owners[DescriptorKey(rows.descriptor[s])]?.owner.object
+  }
+
+  /// The cache policy of row `s`'s descriptor: its details' (a keyless row), or its record's.
+  @inlinable package func cachePolicy(ofRow s: Slot) -> (limit: Int, retention: Duration)? {
+    // Lifetime: the row's hold keeps its details.
+    if let held = hold(of: s) { return withGuaranteed(held) { $0.cachePolicy } }
+    return owner(ofRow: s)?.cachePolicy
+  }
+
+  /// The label of row `s`'s descriptor (cold: errors, names in the turn history): a keyless
+  /// row's from its details or, by default, `Cog<Value>#id` made from the row (the
+  /// descriptor may be gone), a keyed or status row's from its record; nil for a reaction.
+  @inline(never) @inlinable package func label(ofRow s: Slot) -> String? {
+    if let held = hold(of: s) {
+      // Lifetime: the row's hold keeps its details.
+      let given = withGuaranteed(held) { $0.givenLabel }
+      if !given.isEmpty { return given }
+      return defaultLabel(s)
+    }
+    if let owner = owner(ofRow: s) { return owner.label }
+    return isUnheld(s) ? defaultLabel(s) : nil
   }
 
   /// The label of descriptor `id` (cold: names in the turn history), or nil when this
@@ -120,33 +140,32 @@ extension Graph {
   @inline(never) @inlinable package func label(ofDescriptor id: Int32) -> String? {
     if let record = maps.owners[DescriptorKey(id)] { return record.owner.object.label }
     for raw in 0..<rows.count where rows.descriptor[Slot(Int32(raw))] == id {
-      let s = Slot(Int32(raw))
-      if let held = hold(of: s) { return held.object.label }
-      if let label = unheldLabel(s) { return label }
+      return label(ofRow: Slot(Int32(raw)))
     }
     return nil
   }
 
-  /// Whether row `s` is a plain manual state's, which does not hold its descriptor
-  /// (`makeKeylessRow`): a manual row with no hold, no key index and no record.
+  /// Whether row `s` is a plain manual state's, which holds nothing (`makeKeylessRow`): a
+  /// manual row with no hold, no key index and no record.
   @inlinable func isUnheld(_ s: Slot) -> Bool {
     let key = DescriptorKey(rows.descriptor[s])
     return rows.flags[s].contains(.source) && hold(of: s) == nil
       && maps.keyIndexes[key] == nil && maps.owners[key] == nil
   }
 
-  /// Whether row `s` is a plain manual state's whose descriptor is gone: its `deinit` marked
-  /// its id (`KeylessCache.descriptorDeinit`). Only such descriptors mark ids, so the mark
-  /// alone names them; the freed object is never touched.
-  @inlinable func unheldIsDropped(_ s: Slot) -> Bool {
-    rows.flags[s].contains(.source) && hold(of: s) == nil
-      && cog_descriptor_is_dropped(rows.descriptor[s]) != 0
+  /// Whether keyless row `s`'s descriptor is gone: its `deinit` marked its id
+  /// (`KeylessCache.descriptorDeinit`). Only keyless descriptors that made rows mark ids, so
+  /// the mark names them; the freed object is never touched. A status row shares its async
+  /// descriptor's id but is not keyless (its record says when it goes).
+  @inlinable func keylessIsDropped(_ s: Slot) -> Bool {
+    if cog_descriptor_is_dropped(rows.descriptor[s]) == 0 { return false }
+    return hold(of: s) != nil || isUnheld(s)
   }
 
-  /// The label of row `s` of a plain manual state (its descriptor's, `Cog<Value>#id`, made
-  /// from the row: the descriptor may be gone), or nil for any other row (cold).
-  @inline(never) @inlinable package func unheldLabel(_ s: Slot) -> String? {
-    guard isUnheld(s), let u = columnRef(Int32(rows.typeIndex[s])) else { return nil }
+  /// `Cog<Value>#id` for keyless row `s`, from its value column's type and its descriptor id
+  /// (cold).
+  @inline(never) @inlinable func defaultLabel(_ s: Slot) -> String? {
+    guard let u = columnRef(Int32(rows.typeIndex[s])) else { return nil }
     // Lifetime: `maps.columns` keeps the column (`valueColumns`).
     let name = withGuaranteed(u) { $0.valueTypeName }
     return unlabeledCogLabel(typeName: name, id: rows.descriptor[s])
@@ -165,7 +184,7 @@ extension Graph {
   /// them. Reuses a released slot (its generation was bumped on release).
   @inlinable package func allocateRow(
     kind: StateFlags, descriptor id: Int32, typeIndex ti: Int32, valueIndex vi: Int32,
-    behavior b: RowBehavior?, lifetime l: RowLifetime, tag: UInt32 = 0
+    behavior b: BehaviorRef, lifetime l: RowLifetime, tag: UInt32 = 0
   ) -> Slot {
     var f = kind
     if !kind.isDisjoint(with: .runs) {
@@ -187,7 +206,7 @@ extension Graph {
     if _slowPath(ti > Graph.maxValueTypes) { tooManyValueTypes(ti) }
     rows.typeIndex[s] = Int16(truncatingIfNeeded: ti)
     rows.descriptor[s] = id
-    rows.behavior[s] = BehaviorRef(b)
+    rows.behavior[s] = b
     rows.lifetime[s] = l
     rows.tag[s] = tag
     if kind.contains(.reaction) {
@@ -279,10 +298,10 @@ extension Graph {
   }
 
   /// The end of a keyless row's release: its entry in `keylessRows`, if any, goes, and then
-  /// its hold on the descriptor (none: a plain manual state's), which may go now (its
-  /// teardown does not reach this graph).
+  /// its hold on the descriptor's details (none: a plain manual state's), which may go now if
+  /// the descriptor went (their teardown does not reach this graph).
   @inline(never) @usableFromInline
-  func releaseHold(_ held: OwnerRef?, of s: Slot, id: Int32) {
+  func releaseHold(_ held: Unmanaged<KeylessDetails>?, of s: Slot, id: Int32) {
     setHold(nil, of: s)
     maps.holdCount &-= 1
     if !maps.keylessRows.isEmpty, let i = maps.keylessRows.index(forKey: DescriptorKey(id)),
@@ -290,6 +309,10 @@ extension Graph {
     {
       maps.keylessRows.remove(at: i)
     }
-    held?.release()
+    // The last row of a dropped descriptor: its details may be parked (`descriptorWent`), to
+    // be given back now rather than at the next flush (a chain's sweep frees link by link).
+    if let held, KeylessDetails.releaseRow(held) == 0, cog_descriptor_is_dropped(id) != 0 {
+      KeylessDetails.releaseParked(onMainActor: true)
+    }
   }
 }

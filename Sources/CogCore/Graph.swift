@@ -114,7 +114,6 @@ package final class Graph<Edges: EdgeStore> {
     let me = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     if cog_get_body_graph() == me { cog_set_body_graph(nil) }
     if cog_get_turn_graph() == me { cog_set_turn_graph(nil) }
-    cog_add_live_graphs(-1)
     dropDiagnostics()
     // Work still in flight stops: its results have no context to land in.
     for row in turnsPointer.pointee.asyncRows.values { row.cancelAll() }
@@ -122,6 +121,11 @@ package final class Graph<Edges: EdgeStore> {
     endAllReactions()
     // The context's holds on its descriptors go (other contexts' sweeps count on it).
     releaseHolds()
+    // Counted gone only now that no row of it holds details: a descriptor's `deinit` off the
+    // main thread that sees no graph alive gives its details back itself
+    // (`cog_park_details`); then what was parked before goes to the rows left, if any.
+    cog_add_live_graphs(-1)
+    KeylessDetails.releaseParked(onMainActor: true)
     LiveContexts.remove(keylessIdentity)
     mapsPointer.pointee.holds.free()
     store.pointee.rows.free()

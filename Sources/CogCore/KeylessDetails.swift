@@ -1,3 +1,6 @@
+import CCogStack
+import Synchronization
+
 /// What only some keyless descriptors have: a label, a lifetime other than `.context`, a
 /// cache policy, an equality of their own. Its own object, made only when one is given, so
 /// that a plain automatic cog's behavior stays at 64 bytes (swift/0008, "Memory per
@@ -53,10 +56,27 @@ package final class KeylessExtras: @unchecked Sendable {
 /// `KeylessBehavior`). A manual one with a label or an equality of its own gets a plain
 /// `KeylessDetails`, whose `run` is never called (its rows are sources).
 // Safety: an immutable `let`; `run` see base.
+///
+/// Rows hold this object, not their descriptor (swift/0008, "Rows hold the details"): the
+/// descriptor goes with the app's last reference, and its rows keep what they run. The rows'
+/// holds are counted in `rowHolds` by main-actor graph code alone, with plain loads and
+/// stores: a locked increment per first read (a retain) waited for the new row's column
+/// stores (impl/perf-notes.md, "Stop 46"). The descriptor's own reference keeps the object
+/// while it lives; its `deinit` parks a copy of that reference (`descriptorWent`), main-actor
+/// graph code hands it to the rows (`orphan`), and the last row's release gives it back.
+/// Only main-actor graph code reads or changes `rowHolds`; the reference count itself is
+/// only ever changed atomically.
+// Safety: immutable `let`s, and `rowHolds`, which only main-actor graph code changes (see
+// above); `run` see base.
 @usableFromInline
 package class KeylessDetails: RowBehavior, @unchecked Sendable {
   /// The label, lifetime, cache policy and own equality, when any is not the default.
   @usableFromInline package let extras: KeylessExtras?
+  /// The rows holding this object, in every context (main-actor graph code only: relaxed
+  /// loads and stores, plain moves), with `orphanedBit` set once the descriptor is gone and
+  /// its reference is the rows' to give back. An atomic only so that a `let` may change.
+  @usableFromInline package let rowHolds = Atomic<Int32>(0)
+  @inlinable package static var orphanedBit: Int32 { .min }
 
   @inlinable
   package init(
@@ -72,6 +92,80 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
   @inlinable package var givenLabel: String { extras?.givenLabel ?? "" }
   @inlinable package var cachePolicy: (limit: Int, retention: Duration)? { extras?.cachePolicy }
   @inlinable package var lifetime: RowLifetime { extras?.lifetime ?? .context }
+
+  /// A new row holds `details` (main-actor graph code: `Graph.makeKeylessRow`). Static, on
+  /// an unretained reference: a method of this non-final class was called through its vtable
+  /// with its object retained around the call.
+  // Lifetime: the caller's descriptor keeps `details` alive.
+  @inlinable @inline(__always) package static func holdRow(_ details: Unmanaged<KeylessDetails>) {
+    withGuaranteed(details) { d in
+      d.rowHolds.store(d.rowHolds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+  }
+
+  /// A row's hold goes (main-actor graph code); the last one of an orphaned object gives the
+  /// descriptor's reference back, which may free it. Returns the rows left, or -1 when the
+  /// reference was given back.
+  // Lifetime: `held` is alive (the rows' count is above zero); it may be freed on return.
+  @inlinable @discardableResult
+  package static func releaseRow(_ held: Unmanaged<KeylessDetails>) -> Int32 {
+    let count = withGuaranteed(held) { d in
+      let c = d.rowHolds.load(ordering: .relaxed) &- 1
+      d.rowHolds.store(c, ordering: .relaxed)
+      return c
+    }
+    if count == orphanedBit {
+      held.release()
+      return -1
+    }
+    return count
+  }
+
+  /// Takes the reference of a descriptor that went (`retained`, +1), in main-actor graph
+  /// code: the rows' to give back with the last one's release, or given back now if none
+  /// holds it.
+  // Lifetime: `retained` is a +1 this call consumes.
+  @inlinable package static func orphan(_ retained: Unmanaged<KeylessDetails>) {
+    let count = withGuaranteed(retained) { $0.rowHolds.load(ordering: .relaxed) }
+    if count == 0 {
+      retained.release()
+    } else {
+      withGuaranteed(retained) { $0.rowHolds.store(count | orphanedBit, ordering: .relaxed) }
+    }
+  }
+
+  /// The descriptor's `deinit` (any thread), when a row of it was ever made: its reference is
+  /// parked for main-actor graph code to hand to the rows (`releaseParked`: a sweep, a flush,
+  /// a dropped descriptor's last row's release, a graph's deinit), or given back here if no
+  /// graph is alive (then no row is). Never counted here: the thread may be any, and the
+  /// main actor's thread cannot be told from here (under `swift test` it is not the main
+  /// thread).
+  @inlinable package func descriptorWent() {
+    // Lifetime: the descriptor's reference, which its `deinit` is about to give back, is
+    // copied here (+1) for the rows: an atomic retain. Every count operation on this object is
+    // atomic (the rows count in `rowHolds`), so any thread may make it.
+    let retained = Unmanaged.passRetained(self)
+    if cog_park_details(retained.toOpaque()) != 0 { Self.releaseParked(onMainActor: false) }
+  }
+
+  /// Gives back or orphans the parked references (`cog_park_details`): in main-actor graph
+  /// code (`onMainActor`), each goes to its rows; elsewhere, only when no graph is alive, so no
+  /// row holds any and each is given back.
+  @usableFromInline @inline(never)
+  package static func releaseParked(onMainActor: Bool) {
+    var batch = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
+    while true {
+      let n = batch.withUnsafeMutableBufferPointer {
+        cog_take_parked_details($0.baseAddress, $0.count)
+      }
+      if n == 0 { return }
+      for i in 0..<n {
+        // Lifetime: each entry is a +1 `descriptorWent` parked.
+        let parked = Unmanaged<KeylessDetails>.fromOpaque(batch[i].unsafelyUnwrapped)
+        if onMainActor { orphan(parked) } else { parked.release() }
+      }
+    }
+  }
 
   /// A manual state's details (cold: only labeled states and ones with their own equality
   /// have them).

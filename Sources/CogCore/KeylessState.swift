@@ -6,13 +6,13 @@
 /// descriptor"): behind the object's header and its `KeylessCache` (16 bytes, the id among
 /// them), 32 bytes for `Int`:
 /// ```
-///   0        8        16              25        26                  28         32
-///   equality details  initial (Int?)  isManual  rowsHoldDescriptor  typeIndex
+///   0        8        16              25        28         32
+///   equality details  initial (Int?)  isManual  typeIndex
 /// ```
 /// What only some descriptors need (a label, a lifetime other than `.context`, a cache
 /// policy, an equality of their own, an automatic state's body) lives in `details`, which a
-/// plain manual state does without. `isManual`, `rowsHoldDescriptor` and `typeIndex` follow
-/// `initial` so that they fill its padding.
+/// plain manual state does without. `isManual` and `typeIndex` follow `initial` so that they
+/// fill its padding.
 @frozen @usableFromInline
 package struct KeylessState<Value, Edges: EdgeStore> {
   /// A manual state's equality (`nil`: every write changes, or automatic), called
@@ -25,11 +25,6 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   @usableFromInline package let initial: Value?
   /// Whether the state is manual (written in turns); an automatic one's rows run `details`.
   @usableFromInline package let isManual: Bool
-  /// Whether this state's rows hold its descriptor: false for a plain manual state (no
-  /// `details`), whose rows need nothing of it once made (`Graph.makeKeylessRow`). Stored,
-  /// not tested on `details` where a row is made: that test made the optimizer retain
-  /// `details` around the lifetime's call there.
-  @usableFromInline package let rowsHoldDescriptor: Bool
   @usableFromInline package let typeIndex: Int32
 
   /// A manual state with an equality of its own (`nil`: every write changes).
@@ -70,7 +65,6 @@ package struct KeylessState<Value, Edges: EdgeStore> {
       label.isEmpty && owner == nil
       ? nil : KeylessDetails.manual(label: label, equalityKeeper: owner)
     isManual = true
-    rowsHoldDescriptor = details != nil
   }
 
   /// An automatic state whose rows run `behavior` (which holds its label and lifetime).
@@ -81,7 +75,6 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     equality = nil
     details = behavior
     isManual = false
-    rowsHoldDescriptor = true
   }
 
   /// The label given at declaration; empty for the default one.
@@ -107,32 +100,33 @@ package struct KeylessState<Value, Edges: EdgeStore> {
     graph.rows.descriptor[candidate] == id
   }
 
-  /// The row in `graph`, made (holding `owner`, running `details` if the state is
-  /// automatic) if it has none. The behavior is the descriptor's, shared by
-  /// every context: it holds nothing of any one of them. `cache` is the owner's
-  /// (`KeylessCache`, stored in the descriptor object, with the descriptor's id).
+  /// The row in `graph`, made (holding `details`, running them if the state is automatic) if
+  /// it has none. The behavior is the descriptor's, shared by every context: it holds
+  /// nothing of any one of them. `cache` is the descriptor's (`KeylessCache`, stored in the
+  /// descriptor object, with the descriptor's id).
   @MainActor @inlinable @inline(__always)
-  package func resolve(
-    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
-  ) -> Slot {
+  package func resolve(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
     let s = graph.cachedKeylessSlot(id: cache.id, cache: cache)
     if _fastPath(!s.isNone) { return s }
-    return resolveSlow(in: graph, cache: cache, owner: owner)
+    return resolveSlow(in: graph, cache: cache)
   }
 
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context,
   /// and on each read in a context while another live context holds the cache).
   @MainActor @inlinable @inline(never)
-  func resolveSlow(
-    in graph: Graph<Edges>, cache: borrowing KeylessCache, owner: RowOwner
-  ) -> Slot {
+  func resolveSlow(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
     let id = cache.id
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }
+    // Lifetime: the caller's descriptor keeps `details`. (Not `details.map`: a closure
+    // literal in main-actor code handed to the standard library costs an executor check.)
+    var held: Unmanaged<KeylessDetails>? = nil
+    if let details { held = Unmanaged.passUnretained(details) }
     return graph.makeKeylessRow(
-      id: id, typeIndex: typeIndex, initial: initial, owner: owner,
-      holdsOwner: rowsHoldDescriptor, behavior: behavior, lifetime: lifetime, cache: cache)
+      id: id, typeIndex: typeIndex, initial: initial, details: held, runs: !isManual,
+      lifetime: lifetime, cache: cache)
   }
+
   /// The row in `graph`, or `.none` (makes none).
   @MainActor @inlinable
   package func existing(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {

@@ -44,6 +44,11 @@ package struct BehaviorRef {
   @inlinable package init(_ object: RowBehavior?) {
     self.object = object.map { Unmanaged.passUnretained($0) }
   }
+  /// The behavior `object` refers to, with no reference counting at all.
+  // Lifetime: as the caller's `object`: a subclass reference is the same address.
+  @inlinable package init<B: RowBehavior>(unretained object: Unmanaged<B>?) {
+    self.object = object.map { Unmanaged<RowBehavior>.fromOpaque($0.toOpaque()) }
+  }
 }
 
 /// How long a row lives once nothing observes it.

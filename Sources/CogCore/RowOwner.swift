@@ -1,10 +1,10 @@
 import CCogStack
 
-/// A descriptor as the graph sees it: a name for error messages and a cache policy. Each
-/// context holds the owners of its rows (`OwnerRef`), so rows never outlive the descriptor
-/// that runs them; a descriptor whose only references are those holds is dropped, and its
-/// rows go at the next sweep (`Graph+Dropped.swift`). A plain manual state's rows, which run
-/// nothing, do not hold it (`Graph.makeKeylessRow`).
+/// A keyed box (or a record the graph made itself) as the graph sees it: a name for error
+/// messages and a cache policy. Each context holds the owners of its keyed rows (`OwnerRef`),
+/// so rows never outlive the box that runs them; a box whose only references are those holds
+/// is dropped, and its rows go at the next sweep (`Graph+Dropped.swift`). Keyless rows hold
+/// their descriptor's details instead (`Graph.makeKeylessRow`).
 @usableFromInline
 package protocol RowOwner: AnyObject, Sendable {
   /// The descriptor's label, for error messages and the debug history.
@@ -23,9 +23,8 @@ extension RowOwner {
 
 /// A context's strong reference to a descriptor's record, taken and given back by hand rather
 /// than by a stored strong reference, so that a sweep can read the descriptor's reference
-/// count with no reference counting of its own (`ownerIsDropped`). Held by a keyless row
-/// (`ContextMaps.holds`) or by a record in the context's map (`ContextMaps.owners`). Two words:
-/// an optional one fits the same 16 bytes (the object pointer's spare values).
+/// count with no reference counting of its own (`ownerIsDropped`). Held by a record in the
+/// context's map (`ContextMaps.owners`: a keyed box's, an async status row's).
 @frozen @usableFromInline
 package struct OwnerRef {
   // Lifetime: retained once in `init(holding:)` and released once in `release()`, called

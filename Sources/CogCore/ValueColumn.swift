@@ -18,7 +18,7 @@ class AnyValueColumn {
   /// row's `hasValue`).
   @usableFromInline func describe(entry: Int32) -> String? { fatalError("abstract") }
   /// The value type's name (`typeName`), for the label of a row that does not hold its
-  /// descriptor (`Graph.unheldLabel`).
+  /// descriptor (`Graph.defaultLabel`).
   @usableFromInline var valueTypeName: String { fatalError("abstract") }
 }
 

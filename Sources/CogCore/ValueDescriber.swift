@@ -45,7 +45,7 @@ final class ValueDescriber<Value> {
 
 /// The label of a keyless state declared without one: `Cog<Value>#id` (its descriptor's,
 /// `KeylessState.label(id:)`, and its row's when the row does not hold the descriptor,
-/// `Graph.unheldLabel`).
+/// `Graph.defaultLabel`).
 @usableFromInline package func unlabeledCogLabel(typeName: String, id: Int32) -> String {
   "Cog<\(typeName)>#\(id)"
 }

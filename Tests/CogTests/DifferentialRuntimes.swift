@@ -36,6 +36,13 @@ protocol DiffRuntime: AnyObject {
   func read(_ n: Node) -> Int
   func hasRow(_ n: Node) -> Bool
   func hasRow(_ box: Box, _ key: Int) -> Bool
+  /// The id of descriptor `n` (rows do not keep a dropped descriptor: the test tracks it by
+  /// its id and its details).
+  func descriptorID(_ n: Node) -> Int32
+  /// What the rows of automatic `n` keep after it is dropped (its `KeylessDetails`).
+  func details(_ n: Node) -> AnyObject?
+  /// Whether the context has a live row of descriptor `id`.
+  func hasRow(descriptorID id: Int32) -> Bool
   func readFamily(_ family: Family, _ key: Int) -> Int
   func hasFamilyRow(_ family: Family, _ key: Int) -> Bool
   /// Live rows in the context (computeds, sources, box rows, reactions).
@@ -134,6 +141,9 @@ final class PublicRuntime: DiffRuntime {
   }
   func read(_ n: Cog<Int>) -> Int { cogs[n] }
   func hasRow(_ n: Cog<Int>) -> Bool { cogs.hasRow(n) }
+  func descriptorID(_ n: Cog<Int>) -> Int32 { n.id }
+  func details(_ n: Cog<Int>) -> AnyObject? { n.state.details }
+  func hasRow(descriptorID id: Int32) -> Bool { cogs.graph.hasLiveRow(descriptorID: id) }
   func hasRow(_ box: CogBox<Int, Int>, _ key: Int) -> Bool { cogs.hasRow(box[key]) }
   func readFamily(_ family: CogFamily<Int, Int>, _ key: Int) -> Int { cogs[family[key]] }
   func hasFamilyRow(_ family: CogFamily<Int, Int>, _ key: Int) -> Bool {
@@ -188,6 +198,9 @@ final class LayoutRuntime<Edges: EdgeStore, Refs: ReferenceLayout>: DiffRuntime 
   }
   func read(_ n: LayoutCog<Int, Edges>) -> Int { cogs[n] }
   func hasRow(_ n: LayoutCog<Int, Edges>) -> Bool { cogs.hasRow(n) }
+  func descriptorID(_ n: LayoutCog<Int, Edges>) -> Int32 { n.id }
+  func details(_ n: LayoutCog<Int, Edges>) -> AnyObject? { n.state.details }
+  func hasRow(descriptorID id: Int32) -> Bool { cogs.graph.hasLiveRow(descriptorID: id) }
   func hasRow(_ box: LayoutBox<Int, Int, Edges, Refs>, _ key: Int) -> Bool {
     cogs.hasRow(box, key)
   }
@@ -206,5 +219,15 @@ extension CogLifetime {
   var rowCachePolicy: (limit: Int, retention: Duration)? {
     if case .cache(let limit, let retention) = self { return (limit, retention) }
     return nil
+  }
+}
+
+extension Graph {
+  /// Whether a live row of descriptor `id` is in the graph (a walk: tests only).
+  func hasLiveRow(descriptorID id: Int32) -> Bool {
+    (0..<rows.count).contains { i in
+      let s = Slot(Int32(i))
+      return rows.descriptor[s] == id && !rows.flags[s].contains(.released)
+    }
   }
 }

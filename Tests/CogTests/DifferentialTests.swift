@@ -412,10 +412,12 @@ final class DifferentialCase<R: DiffRuntime> {
   var familyWritesSeen = 0
   var familyRowsMade = 0
 
-  /// A descriptor the test dropped (a replaced node's old one, or a temporary made in a body),
-  /// held weakly: it lives while the context holds it.
+  /// A descriptor the test dropped (a replaced node's old one, or a temporary made in a body):
+  /// it goes with the test's last reference, and its rows keep its details (held weakly here:
+  /// they live while a row holds them, or until parked ones are handed to the rows).
   struct DroppedDescriptor {
-    weak var node: R.Node?
+    var descriptorID: Int32
+    weak var details: AnyObject?
     /// The nodes (indices) that may read it.
     var readers: Set<Int>
     /// The node id it was a descriptor of (nil: a temporary).
@@ -534,7 +536,10 @@ final class DifferentialCase<R: DiffRuntime> {
             let t = cogs.computed("t\(self.spec.sources + i)", .context) { t in
               t.read(cogTable.value[d])
             }
-            self.dropped.append(DroppedDescriptor(node: t, readers: [i], reads: d))
+            self.dropped.append(
+              DroppedDescriptor(
+                descriptorID: cogs.descriptorID(t), details: cogs.details(t), readers: [i],
+                reads: d))
             return c.read(t)
           },
           peek: { c.peek(cogTable.value[$0]) }, key: { c.key(cogBox, $0) },
@@ -577,17 +582,17 @@ final class DifferentialCase<R: DiffRuntime> {
     var live: [(cog: R.Reaction, ref: SimpleReaction, cancelled: Bool)] = []
     var liveReads: [[Int]] = []
     /// Every live row belongs to a descriptor the test names (a source, a node's current
-    /// descriptor, a box key, a live reaction) or to a dropped descriptor still alive (the
-    /// context holds it while it has a row). After a sweep, a dropped descriptor is alive only
-    /// with a row that something which could read it (a node listing it, a temporary reading
-    /// it, a live reaction reading it) still has a row for: what a body depends on.
+    /// descriptor, a box key, a live reaction) or to a dropped descriptor (its rows keep its
+    /// details). After a sweep, a dropped descriptor's details are alive only with a row that
+    /// something which could read it (a node listing it, a temporary reading it, a live
+    /// reaction reading it) still has a row for: what a body depends on.
     func checkRows(_ when: String, swept: Bool) {
       var named = live.filter { !$0.cancelled }.count
       for n in cogTable.value where cogs.hasRow(n) { named += 1 }
       for k in 0..<spec.keys where cogs.hasRow(cogBox, k) { named += 1 }
       for k in 0..<spec.familyKeys where cogs.hasFamilyRow(cogFamily!, k) { named += 1 }
-      dropped.removeAll { $0.node == nil }
-      let droppedRows = dropped.filter { $0.node.map(cogs.hasRow) == true }
+      dropped.removeAll { $0.details == nil }
+      let droppedRows = dropped.filter { cogs.hasRow(descriptorID: $0.descriptorID) }
       if cogs.liveRowCount != named + droppedRows.count {
         fail(
           "\(when): \(cogs.liveRowCount) live rows, \(named) named and \(droppedRows.count) of dropped descriptors"
@@ -595,7 +600,7 @@ final class DifferentialCase<R: DiffRuntime> {
       }
       if verbose {
         print(
-          "rows \(when): live \(cogs.liveRowCount), nodes \(cogTable.value.map(cogs.hasRow)), dropped \(dropped.map { ($0.id, $0.reads, $0.node.map(cogs.hasRow)) })"
+          "rows \(when): live \(cogs.liveRowCount), nodes \(cogTable.value.map(cogs.hasRow)), dropped \(dropped.map { ($0.id, $0.reads, cogs.hasRow(descriptorID: $0.descriptorID)) })"
         )
       }
       guard swept else { return }
@@ -604,9 +609,9 @@ final class DifferentialCase<R: DiffRuntime> {
           || droppedRows.contains { $0.id == spec.sources + j }
       }
       for d in dropped {
-        guard let n = d.node else { continue }
-        if !cogs.hasRow(n) {
-          fail("\(when): a dropped descriptor with no row outlived a sweep")
+        if d.details == nil { continue }
+        if !cogs.hasRow(descriptorID: d.descriptorID) {
+          fail("\(when): a dropped descriptor's details with no row outlived a sweep")
           continue
         }
         var read = d.readers.contains(where: nodeHasRow)
@@ -770,7 +775,11 @@ final class DifferentialCase<R: DiffRuntime> {
           if case .late(let later) = n.kind, later == id { readers.insert(j) }
           if n.deps.contains(id) { readers.insert(j) }
         }
-        dropped.append(DroppedDescriptor(node: cogTable.value[id], readers: readers, id: id))
+        let old = cogTable.value[id]
+        dropped.append(
+          DroppedDescriptor(
+            descriptorID: cogs.descriptorID(old), details: cogs.details(old), readers: readers,
+            id: id))
         // The reference keeps every node: the old one stays, unread once its readers rerun.
         cogTable.value[id] = makeCogNode(i)
         refTable.value[id] = makeRefNode(i)

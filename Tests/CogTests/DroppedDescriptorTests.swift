@@ -1,3 +1,4 @@
+import CogCore
 import Foundation
 import Testing
 
@@ -114,19 +115,23 @@ struct DroppedDescriptorTests {
     other.releaseDropped()
     #expect(cogs.liveRowCount == 0 && other.liveRowCount == 0)
     #expect(cogs.registeredOwnerCount == 0 && other.registeredOwnerCount == 0)
-    // A labeled one (and one with its own equality) is still held by its row.
+    // A labeled one (and one with its own equality) goes too; its row keeps its details
+    // (the label, the equality), and is named by them until the sweep.
     weak var labeledGone: Cog<Int>?
     weak var equalityGone: Cog<Int>?
+    weak var labeledDetails: KeylessDetails?
     do {
       let labeled = Cog(1, label: "labeled")
       let own = Cog(1, equals: { $0 == $1 })
       labeledGone = labeled
       equalityGone = own
+      labeledDetails = labeled.state.details
       #expect(cogs[labeled] == 1 && cogs[own] == 1)
     }
-    #expect(labeledGone != nil && equalityGone != nil)
+    #expect(labeledGone == nil && equalityGone == nil && labeledDetails != nil)
+    #expect(cogs.inspect().nodes.contains { $0.label == "labeled" })
     cogs.releaseDropped()
-    #expect(labeledGone == nil && equalityGone == nil)
+    #expect(labeledDetails == nil)
     #expect(cogs.liveRowCount == 0)
   }
 
@@ -145,6 +150,66 @@ struct DroppedDescriptorTests {
     other.releaseDropped()
     #expect(cogs.liveRowCount == 1 && other.liveRowCount == 0)
     #expect(cogs[kept] == 9)
+  }
+
+  @Test("automatic cogs dropped on another thread go from every context at its sweep")
+  func automaticDroppedElsewhere() async {
+    let source = Cog(1)
+    let cogs = Cogs()
+    let other = Cogs()
+    let holder = Holder(
+      (0..<10_000).map { i in
+        i % 2 == 0
+          ? Cog { c in c[source] &+ i } : Cog(label: "labeled \(i)") { c in c[source] &+ i }
+      })
+    weak var first = holder.cogs[0].state.details
+    weak var last = holder.cogs[9_999].state.details
+    for (i, p) in holder.cogs.enumerated() { #expect(cogs[p] == 1 &+ i && other[p] == 1 &+ i) }
+    // The last references go on another thread: the descriptors' `deinit`s run there and
+    // hand their details to the main thread.
+    await Task.detached { holder.cogs.removeAll() }.value
+    #expect(first != nil && last != nil)
+    #expect(cogs.liveRowCount == 10_001 && other.liveRowCount == 10_001)
+    // Rows of a dropped cog still run its details when read through a dependency's refresh
+    // (none here), and are named by them.
+    #expect(cogs.inspect().nodes.contains { $0.label == "labeled 9999" })
+    cogs.releaseDropped()
+    #expect(cogs.liveRowCount == 1 && other.liveRowCount == 10_001)
+    #expect(first != nil)  // `other`'s rows still hold them
+    other.turn("write") { w in w[source] = 2 }
+    other.releaseDropped()
+    #expect(other.liveRowCount == 1)
+    #expect(first == nil && last == nil)
+    #expect(cogs[source] == 1 && other[source] == 2)
+  }
+
+  @Test("a cog dropped on another thread once no context is left frees its details there")
+  func automaticDroppedAfterTheContexts() async {
+    let source = Cog(1)
+    let holder = Holder([Cog { c in c[source] + 1 }])
+    weak var details = holder.cogs[0].state.details
+    do {
+      let cogs = Cogs()
+      #expect(cogs[holder.cogs[0]] == 2)
+    }
+    #expect(details != nil)
+    await Task.detached { holder.cogs.removeAll() }.value
+    #expect(details == nil)
+  }
+
+  @Test("a context that ends after a cog was dropped on another thread frees its details")
+  func contextEndsAfterADropElsewhere() async {
+    let source = Cog(1)
+    let holder = Holder([Cog { c in c[source] + 1 }])
+    weak var details = holder.cogs[0].state.details
+    var cogs: Cogs? = Cogs()
+    #expect(cogs![holder.cogs[0]] == 2)
+    // Parked: a context is alive, so the main thread takes them back.
+    await Task.detached { holder.cogs.removeAll() }.value
+    #expect(details != nil)
+    cogs = nil
+    #expect(details == nil)
+    _ = cogs
   }
 
   /// Cogs handed to another thread, which drops them.

@@ -1,4 +1,5 @@
 @_spi(Testing) import Cog
+import CogCore
 import Testing
 
 /// One descriptor used by several live contexts: its one-entry cache names one context, and
@@ -73,17 +74,20 @@ struct SharedDescriptorTests {
     let source = Cog(1)
     let contexts = [Cogs(), Cogs(), Cogs()]
     weak var gone: Cog<Int>?
+    weak var details: KeylessDetails?
     do {
       let shared = Cog { c in c[source] + 1 }
       gone = shared
+      details = shared.state.details
       for (i, cogs) in contexts.enumerated() {
         cogs.turn("w") { w in w[source] = i }
         #expect(cogs[shared] == i + 1)
       }
     }
-    #expect(gone != nil)
+    // The cog went with the app's last reference; its rows keep its details.
+    #expect(gone == nil && details != nil)
     for cogs in contexts { cogs.releaseDropped() }
-    #expect(gone == nil)
+    #expect(details == nil)
     for cogs in contexts { #expect(cogs.liveRowCount == 1 && cogs.registeredOwnerCount == 1) }
   }
 }

@@ -48,11 +48,17 @@ extern void *cog_body_graph;
 /// The graph whose turn body is running, or NULL: a writer's check, likewise.
 extern void *cog_turn_graph;
 
-/// How many graphs are alive (main thread only): no descriptor has more context holds.
-extern intptr_t cog_live_graphs;
+/// How many graphs are alive: no descriptor has more context holds. Changed on the main
+/// thread only (a graph's init and deinit), read by a descriptor's `deinit` on any thread
+/// (`cog_park_details`), hence atomic; the main thread's reads are relaxed (plain loads).
+extern _Atomic(intptr_t) cog_live_graphs;
 
-static inline intptr_t cog_get_live_graphs(void) { return cog_live_graphs; }
-static inline void cog_add_live_graphs(intptr_t delta) { cog_live_graphs += delta; }
+static inline intptr_t cog_get_live_graphs(void) {
+  return __c11_atomic_load(&cog_live_graphs, __ATOMIC_RELAXED);
+}
+static inline void cog_add_live_graphs(intptr_t delta) {
+  __c11_atomic_fetch_add(&cog_live_graphs, delta, __ATOMIC_SEQ_CST);
+}
 
 static inline void *cog_get_body_graph(void) { return cog_body_graph; }
 static inline void cog_set_body_graph(void *graph) { cog_body_graph = graph; }
@@ -67,6 +73,25 @@ static inline void cog_set_turn_graph(void *graph) { cog_turn_graph = graph; }
 void cog_mark_descriptor_dropped(int32_t id);
 /// Whether `cog_mark_descriptor_dropped(id)` has run (any thread; 0 for a negative id).
 int cog_descriptor_is_dropped(int32_t id);
+
+/// Keyless descriptors' details (CogCore's `KeylessDetails`) handed over by the `deinit` of a
+/// descriptor that made rows, on whatever thread it ran, while rows of it may still exist:
+/// each entry is a retained reference (+1) that only main-actor graph code may give back
+/// (`KeylessDetails.orphan`), or any thread once no graph is alive (then no row is). Guarded
+/// by a mutex: a descriptor's `deinit` is a cold path.
+///
+/// Pushes `object` (retained); returns 1 when no graph is alive after the push, so that the
+/// caller should take the entries back itself (`cog_take_parked_details`), and 0 otherwise:
+/// a graph's deinit decrements the count before it takes the list, and a push checks the
+/// count after it, so one of the two sees every entry.
+int cog_park_details(void *object);
+/// Takes up to `capacity` parked entries into `out`; returns how many (0: none left).
+intptr_t cog_take_parked_details(void **out, intptr_t capacity);
+/// How many entries are parked (any thread; relaxed: a flush's cheap test).
+extern _Atomic(intptr_t) cog_parked_total;
+static inline intptr_t cog_parked_details_count(void) {
+  return __c11_atomic_load(&cog_parked_total, __ATOMIC_RELAXED);
+}
 
 /// The Swift runtime's release without an atomic operation (libswiftCore exports it beside
 /// `swift_release`, with the C calling convention). Called through C: Swift may not name a

@@ -26,13 +26,9 @@ import CCogStack
 /// iteratively.
 extension Graph {
   /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
-  /// holds, and hands parked details (`KeylessDetails.descriptorWent`) to their rows, so that
-  /// the details of a descriptor dropped with no row left go by the next flush at the latest.
+  /// holds.
   @inlinable @inline(__always)
   func sweepIfDue() {
-    if _slowPath(cog_parked_details_count() != 0) {
-      KeylessDetails.releaseParked(onMainActor: true)
-    }
     let added = maps.ownersAddedSinceSweep
     if _fastPath(added == 0) { return }
     if !maps.sweepsAfterFlush || Int(added) &* 4 < maps.holdCount { return }

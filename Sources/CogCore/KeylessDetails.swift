@@ -62,10 +62,10 @@ package final class KeylessExtras: @unchecked Sendable {
 /// holds are counted in `rowHolds` by main-actor graph code alone, with plain loads and
 /// stores: a locked increment per first read (a retain) waited for the new row's column
 /// stores (impl/perf-notes.md, "Stop 46"). The descriptor's own reference keeps the object
-/// while it lives; its `deinit` parks a copy of that reference (`descriptorWent`), main-actor
-/// graph code hands it to the rows (`orphan`), and the last row's release gives it back.
-/// Only main-actor graph code reads or changes `rowHolds`; the reference count itself is
-/// only ever changed atomically.
+/// while it lives; if rows hold it when the descriptor goes, its `deinit` parks a copy of
+/// that reference (`descriptorWent`), main-actor graph code hands it to the rows (`orphan`),
+/// and the last row's release gives it back. Only main-actor graph code changes `rowHolds`
+/// (a `deinit` reads it); the reference count itself is only ever changed atomically.
 // Safety: immutable `let`s, and `rowHolds`, which only main-actor graph code changes (see
 // above); `run` see base.
 @usableFromInline
@@ -134,13 +134,17 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
     }
   }
 
-  /// The descriptor's `deinit` (any thread), when a row of it was ever made: its reference is
-  /// parked for main-actor graph code to hand to the rows (`releaseParked`: a sweep, a flush,
-  /// a dropped descriptor's last row's release, a graph's deinit), or given back here if no
-  /// graph is alive (then no row is). Never counted here: the thread may be any, and the
-  /// main actor's thread cannot be told from here (under `swift test` it is not the main
-  /// thread).
+  /// The descriptor's `deinit` (any thread), when a row of it was ever made. No row holds
+  /// this object any more: nothing to do (the `deinit` gives its reference back). Otherwise a
+  /// copy of that reference is parked for main-actor graph code to hand to the rows
+  /// (`releaseParked`: a sweep, a dropped descriptor's last row's release, a graph's
+  /// deinit), or given back here if no graph is alive (then no row is). `rowHolds` is only
+  /// read here: no row can be made of a descriptor that is going, so a count read as zero
+  /// stays zero, and one read above zero (a row's release racing this) parks, which is safe.
+  /// (The main actor's thread cannot be told from here: under `swift test` it is not the
+  /// process's main thread.)
   @inlinable package func descriptorWent() {
+    if rowHolds.load(ordering: .relaxed) == 0 { return }
     // Lifetime: the descriptor's reference, which its `deinit` is about to give back, is
     // copied here (+1) for the rows: an atomic retain. Every count operation on this object is
     // atomic (the rows count in `rowHolds`), so any thread may make it.

@@ -183,6 +183,23 @@ struct DroppedDescriptorTests {
     #expect(cogs[source] == 1 && other[source] == 2)
   }
 
+  @Test("a .whileObserved cog dropped after its row went frees its details with it")
+  func droppedAfterItsRowWent() {
+    let source = Cog(1)
+    let cogs = Cogs()
+    _ = cogs[source]
+    weak var details: KeylessDetails?
+    var cog: Cog<Int>? = Cog(lifetime: .whileObserved) { c in c[source] + 1 }
+    details = cog!.state.details
+    let reaction = cogs.react { [cog] c in _ = c[cog!] }
+    #expect(cogs.liveRowCount == 3)
+    reaction.cancel()
+    #expect(cogs.liveRowCount == 1)  // the unobserved row went, and gave its hold back
+    cog = nil
+    // No row held them: no sweep, flush or context end is needed.
+    #expect(details == nil)
+  }
+
   @Test("a cog dropped on another thread once no context is left frees its details there")
   func automaticDroppedAfterTheContexts() async {
     let source = Cog(1)

@@ -87,11 +87,6 @@ int cog_descriptor_is_dropped(int32_t id);
 int cog_park_details(void *object);
 /// Takes up to `capacity` parked entries into `out`; returns how many (0: none left).
 intptr_t cog_take_parked_details(void **out, intptr_t capacity);
-/// How many entries are parked (any thread; relaxed: a flush's cheap test).
-extern _Atomic(intptr_t) cog_parked_total;
-static inline intptr_t cog_parked_details_count(void) {
-  return __c11_atomic_load(&cog_parked_total, __ATOMIC_RELAXED);
-}
 
 /// The Swift runtime's release without an atomic operation (libswiftCore exports it beside
 /// `swift_release`, with the C calling convention). Called through C: Swift may not name a

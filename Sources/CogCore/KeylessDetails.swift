@@ -55,7 +55,6 @@ package final class KeylessExtras: @unchecked Sendable {
 /// automatic one, the behavior its rows run (this object is that behavior:
 /// `KeylessBehavior`). A manual one with a label or an equality of its own gets a plain
 /// `KeylessDetails`, whose `run` is never called (its rows are sources).
-// Safety: an immutable `let`; `run` see base.
 ///
 /// Rows hold this object, not their descriptor (swift/0008, "Rows hold the details"): the
 /// descriptor goes with the app's last reference, and its rows keep what they run. The rows'

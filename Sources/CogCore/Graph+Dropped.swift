@@ -20,10 +20,9 @@ import CCogStack
 /// sweep untimed: swift/0008-descriptor-lifetime.md).
 ///
 /// Releasing a row unlinks its dependencies; those whose descriptors were held only by the
-/// released descriptor's body are dropped in turn (their `deinit` runs on the main thread,
-/// inside the release), and the collector releases them in the same loop (`collectSlow`,
-/// while `sweeping`). A chain of a million automatic cogs therefore goes row by row,
-/// iteratively.
+/// released descriptor's body are dropped in turn (their `deinit` runs inside the release),
+/// and the collector releases them in the same loop (`collectSlow`, while `sweeping`). A
+/// chain of a million automatic cogs therefore goes row by row, iteratively.
 extension Graph {
   /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
   /// holds.
@@ -42,7 +41,7 @@ extension Graph {
   package func sweepDropped() {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
-    // Details that descriptors gone on other threads handed to their rows.
+    // Details parked by descriptors that went while rows held them (`descriptorWent`).
     KeylessDetails.releaseParked(onMainActor: true)
     var droppedRows: [Slot] = []
     for raw in 0..<rows.count where keylessIsDropped(Slot(Int32(raw))) {

@@ -54,6 +54,7 @@ static pthread_mutex_t cog_parked_lock = PTHREAD_MUTEX_INITIALIZER;
 static void **cog_parked = NULL;
 static intptr_t cog_parked_count = 0;
 static intptr_t cog_parked_capacity = 0;
+_Atomic(intptr_t) cog_parked_pending = 0;
 
 int cog_park_details(void *object) {
   pthread_mutex_lock(&cog_parked_lock);
@@ -68,6 +69,7 @@ int cog_park_details(void *object) {
     cog_parked_capacity = grown;
   }
   cog_parked[cog_parked_count++] = object;
+  __c11_atomic_store(&cog_parked_pending, cog_parked_count, __ATOMIC_SEQ_CST);
   pthread_mutex_unlock(&cog_parked_lock);
   return __c11_atomic_load(&cog_live_graphs, __ATOMIC_SEQ_CST) == 0;
 }
@@ -76,6 +78,7 @@ intptr_t cog_take_parked_details(void **out, intptr_t capacity) {
   pthread_mutex_lock(&cog_parked_lock);
   intptr_t n = cog_parked_count < capacity ? cog_parked_count : capacity;
   cog_parked_count -= n;
+  __c11_atomic_store(&cog_parked_pending, cog_parked_count, __ATOMIC_SEQ_CST);
   for (intptr_t i = 0; i < n; i++) out[i] = cog_parked[cog_parked_count + i];
   pthread_mutex_unlock(&cog_parked_lock);
   return n;

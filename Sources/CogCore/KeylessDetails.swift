@@ -153,19 +153,20 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
 
   /// Gives back or orphans the parked references (`cog_park_details`): in main-actor graph
   /// code (`onMainActor`), each goes to its rows; elsewhere, only when no graph is alive, so no
-  /// row holds any and each is given back.
+  /// row holds any and each is given back. With none parked (the usual case: the release of
+  /// every dropped descriptor's last row calls this), one load and no lock.
   @usableFromInline @inline(never)
   package static func releaseParked(onMainActor: Bool) {
-    var batch = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
-    while true {
-      let n = batch.withUnsafeMutableBufferPointer {
-        cog_take_parked_details($0.baseAddress, $0.count)
-      }
-      if n == 0 { return }
-      for i in 0..<n {
-        // Lifetime: each entry is a +1 `descriptorWent` parked.
-        let parked = Unmanaged<KeylessDetails>.fromOpaque(batch[i].unsafelyUnwrapped)
-        if onMainActor { orphan(parked) } else { parked.release() }
+    if cog_parked_details_pending() == 0 { return }
+    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 64) { batch in
+      while true {
+        let n = cog_take_parked_details(batch.baseAddress, batch.count)
+        if n == 0 { return }
+        for i in 0..<n {
+          // Lifetime: each entry is a +1 `descriptorWent` parked.
+          let parked = Unmanaged<KeylessDetails>.fromOpaque(batch[i].unsafelyUnwrapped)
+          if onMainActor { orphan(parked) } else { parked.release() }
+        }
       }
     }
   }

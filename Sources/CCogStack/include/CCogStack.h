@@ -88,6 +88,17 @@ int cog_park_details(void *object);
 /// Takes up to `capacity` parked entries into `out`; returns how many (0: none left).
 intptr_t cog_take_parked_details(void **out, intptr_t capacity);
 
+/// How many entries are parked, kept beside the list (changed under its mutex, sequentially
+/// consistent), so that a caller with nothing to take takes no lock
+/// (`KeylessDetails.releaseParked`; the release of each dropped descriptor's last row calls
+/// it). Its store in a push and a graph deinit's decrement of `cog_live_graphs` are both
+/// sequentially consistent, as are the push's load of that count and the deinit's load of
+/// this one, so one of the two still sees every entry.
+extern _Atomic(intptr_t) cog_parked_pending;
+static inline intptr_t cog_parked_details_pending(void) {
+  return __c11_atomic_load(&cog_parked_pending, __ATOMIC_SEQ_CST);
+}
+
 /// The Swift runtime's release without an atomic operation (libswiftCore exports it beside
 /// `swift_release`, with the C calling convention). Called through C: Swift may not name a
 /// runtime entry point with `@_silgen_name` (the compiler warns that it will become an error).

@@ -13,8 +13,11 @@
 # The fingerprint covers the contents of Package.swift and every file under Sources, Layouts,
 # Benchmarks and Tests, the toolchain's version, ARGS, the environment variables the manifest
 # reads and the system headers it looks for; it is kept as SCRATCH/release-sources.sha256 once
-# a build succeeds. Build output goes to stderr; nothing is printed on stdout.
-# Exit status: 0 built; 2 a usage error; otherwise swift build's.
+# a build succeeds. A build that makes cog-bench stamps it with the checkout's measured paths
+# (`<bin>/cog-bench.sources.json`; result files record it as `environment.build.sources`).
+# Build output goes to stderr; nothing is printed on stdout.
+# Exit status: 0 built; 2 a usage error; 1 the stamp could not be written; otherwise swift
+# build's.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -58,3 +61,22 @@ swift build -c release --scratch-path "$scratch" "$@" >&2
 mkdir -p "$scratch"
 printf '%s\n' "$now" >"$stamp.tmp"
 mv "$stamp.tmp" "$stamp"
+
+# The runner's source stamp (`cog-bench __stamp-sources`): its digest and the checkout's
+# measured paths, which the build just compiled (or found current), so that its result files
+# name the sources of the binary, not only of the checkout they ran in. Only when this build
+# made cog-bench (no --product, or --product cog-bench): a stamp names one binary's digest, and
+# an older cog-bench left beside other products is not stamped afresh.
+makes_runner=1
+previous=""
+for a in "$@"; do
+  if [[ "$previous" == "--product" ]]; then
+    makes_runner=0
+    if [[ "$a" == "cog-bench" ]]; then makes_runner=1; break; fi
+  fi
+  previous="$a"
+done
+if (( makes_runner )); then
+  products="$(swift build -c release --scratch-path "$scratch" "$@" --show-bin-path)"
+  if [[ -x "$products/cog-bench" ]]; then "$products/cog-bench" __stamp-sources; fi
+fi

@@ -68,6 +68,7 @@ struct CogBench {
       case "calibrate": code = try CalibrateCommand.main(arguments)
       case "__region": code = try InternalCommands.region(arguments)
       case "__calibrate-instructions": code = try InternalCommands.calibrateInstructions(arguments)
+      case "__stamp-sources": code = try InternalCommands.stampSources(arguments)
       case "--help", "-h", "help":
         print(usage)
         code = .ok
@@ -119,6 +120,14 @@ struct CogBench {
 /// Commands used by the runner itself (not documented for users).
 @MainActor
 enum InternalCommands {
+  /// Stamps this binary with the checkout's measured paths (`SourcesStamp`): run by
+  /// scripts/release-build.sh in the checkout right after it built the binary.
+  static func stampSources(_ arguments: [String]) throws -> ExitCode {
+    _ = try Arguments(arguments, valueOptions: [], flagOptions: [], maxPositionals: 0)
+    try SourcesStamp.write()
+    return .ok
+  }
+
   static func region(_ arguments: [String]) throws -> ExitCode {
     _ = try Arguments(arguments, valueOptions: [], flagOptions: [], maxPositionals: 0)
     try RegionRun.child()

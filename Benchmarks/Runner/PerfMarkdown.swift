@@ -32,6 +32,13 @@ enum PerfMarkdown {
     row("commit") {
       "\($0.environment.git.commit.prefix(12))" + ($0.environment.git.dirty ? " (dirty)" : "")
     }
+    row("binary built from") {
+      guard let sources = $0.environment.build.sources else {
+        return "not recorded (no stamp of scripts/release-build.sh, or a file older than the "
+          + "stamp): the commit above is the checkout's"
+      }
+      return "\(sources.commit.prefix(12))" + (sources.dirty ? " (dirty)" : "")
+    }
     row("machine") {
       "\($0.environment.machine.cpuModel), \($0.environment.machine.cores) cores, \($0.environment.machine.kernel)"
     }

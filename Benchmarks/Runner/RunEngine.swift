@@ -104,6 +104,7 @@ struct RunEngine {
     }
 
     let environment = RunEnvironment.current(allocationSource: allocations.source, git: checkout)
+    if let provenance = environment.provenanceNote { note(provenance) }
     let date = Date()
     var file = ResultFile(
       schema: ResultFile.currentSchema, tool: "cog-bench", date: isoDate(date), size: options.size,

@@ -32,6 +32,12 @@ struct RunEnvironment: Codable {
     /// measured by the same binary (`cog-bench same-counts` relies on it). Absent in older
     /// files.
     var executableDigest: String?
+    /// The measured paths' state the binary was built from, as `scripts/release-build.sh`
+    /// stamped it beside the binary (`SourcesStamp`) right after building it; nil when the
+    /// stamp is missing, unreadable or names another binary's digest (built by hand, or
+    /// rebuilt since), and in older files. `git` is the checkout's state when measuring began,
+    /// which is the binary's only if nothing was checked out or edited since the build.
+    var sources: Git?
   }
 
   struct Git: Codable {
@@ -52,7 +58,8 @@ struct RunEnvironment: Codable {
   @MainActor static func current(
     allocationSource: AllocationProducer.Source, git: Git = git()
   ) -> RunEnvironment {
-    RunEnvironment(
+    let digest = executableDigest()
+    return RunEnvironment(
       machine: Machine(
         cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
         kernel: kernel(), memoryBytes: memoryBytes()),
@@ -62,8 +69,26 @@ struct RunEnvironment: Codable {
         configuration: BuildFacts.configuration, defines: BuildFacts.defines,
         allocationCounter: allocationSource.rawValue,
         command: ProcessInfo.processInfo.environment["COG_BENCH_BUILD_COMMAND"] ?? "unknown",
-        executableDigest: executableDigest()),
+        executableDigest: digest, sources: digest.flatMap { SourcesStamp.read(digest: $0) }),
       git: git)
+  }
+
+  /// One line for stderr when the binary's sources are not known to be the checkout's (the
+  /// result file records both); nil when they are.
+  var provenanceNote: String? {
+    guard let sources = build.sources else {
+      return "cog-bench: note: this binary carries no source stamp of scripts/release-build.sh "
+        + "(built another way, or rebuilt since): the result records the checkout's state "
+        + "(\(git.commit.prefix(10))\(git.dirty ? ", dirty" : "")), which may not be what it was built from"
+    }
+    if sources.commit == git.commit && sources.dirty == git.dirty
+      && (sources.changedFiles ?? []) == (git.changedFiles ?? [])
+    {
+      return nil
+    }
+    return "cog-bench: warning: this binary was built from \(sources.commit.prefix(10))"
+      + (sources.dirty ? " with changes" : "") + ", the checkout is at \(git.commit.prefix(10))"
+      + (git.dirty ? " with changes" : "") + ": the result records both (environment.build.sources)"
   }
 
   private static func cpuModel() -> String {
@@ -101,7 +126,7 @@ struct RunEnvironment: Codable {
   }
 
   /// FNV-1a (64 bit) of the running executable's bytes.
-  @MainActor private static func executableDigest() -> String? {
+  @MainActor static func executableDigest() -> String? {
     guard let data = FileManager.default.contents(atPath: CallgrindRun.selfPath()) else {
       return nil
     }
@@ -181,5 +206,42 @@ enum BuildFacts {
     if AllocationProducer.buildSource == .jemalloc { d.append("COG_HAVE_JEMALLOC") }
     if CallgrindProducer.isCompiled { d.append("callgrind.h") }
     return d
+  }
+}
+
+/// What `scripts/release-build.sh` writes beside the binary it built (`cog-bench
+/// __stamp-sources`): the binary's digest and the measured paths' state it was built from,
+/// so that a result names the sources of the binary that measured it, not only those of the
+/// checkout it ran in.
+struct SourcesStamp: Codable {
+  static let currentSchema = 1
+  var schema: Int
+  var executableDigest: String
+  var git: RunEnvironment.Git
+
+  /// Beside the runner's executable: `<executable>.sources.json`.
+  @MainActor static var path: String { CallgrindRun.selfPath() + ".sources.json" }
+
+  /// The stamped sources if the stamp at `path` names the binary whose digest is `digest`;
+  /// nil for a missing, unreadable or other-schema stamp, or another binary's.
+  @MainActor static func read(digest: String, path: String? = nil) -> RunEnvironment.Git? {
+    guard let data = FileManager.default.contents(atPath: path ?? Self.path),
+      let stamp = try? JSONDecoder().decode(SourcesStamp.self, from: data),
+      stamp.schema == currentSchema, stamp.executableDigest == digest
+    else { return nil }
+    return stamp.git
+  }
+
+  /// Writes the stamp of the running binary and the checkout's measured paths now
+  /// (`__stamp-sources`, which release-build.sh runs in the checkout it just built).
+  @MainActor static func write() throws {
+    guard let digest = RunEnvironment.executableDigest() else {
+      throw BenchError("cannot read the runner's executable at \(CallgrindRun.selfPath())")
+    }
+    let stamp = SourcesStamp(
+      schema: currentSchema, executableDigest: digest, git: RunEnvironment.git())
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try FileOutput.replace(try encoder.encode(stamp), at: path)
   }
 }

@@ -21,12 +21,14 @@ enum CogBench {
       .path
   }
 
-  /// Runs `cog-bench arguments` in `directory`, with `environment` added to the test's own.
+  /// Runs `cog-bench arguments` in `directory`, with `environment` added to the test's own
+  /// (`executable`: a copy of the runner elsewhere).
   static func run(
-    _ arguments: [String], in directory: String, environment: [String: String] = [:]
+    _ arguments: [String], in directory: String, environment: [String: String] = [:],
+    executable: String = path
   ) throws -> BenchOutput {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     if !environment.isEmpty {

@@ -167,6 +167,76 @@ struct RunnerTests {
     #expect(first.stdout.contains("Missing counters"))
   }
 
+  @Test("a result names the sources its binary was built from, and says when they differ")
+  func sourcesStamp() throws {
+    let dir = try temporaryDirectory()
+    @discardableResult func git(_ arguments: String...) throws -> String {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      p.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", dir] + arguments
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      #expect(p.terminationStatus == 0, "git \(arguments)")
+      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    func commit(_ message: String) throws {
+      try message.write(toFile: dir + "/Package.swift", atomically: true, encoding: .utf8)
+      try git("add", "Package.swift")
+      try git("commit", "-q", "-m", message)
+    }
+    try git("init", "-q")
+    try commit("first")
+    // A copy of the runner, as release-build.sh leaves it in its products (kept out of the
+    // checkout's measured paths, as `.build` is ignored).
+    try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
+    try "bin/\n".write(toFile: dir + "/.gitignore", atomically: true, encoding: .utf8)
+    let runner = dir + "/bin/cog-bench"
+    try FileManager.default.copyItem(atPath: CogBench.path, toPath: runner)
+    let stamped = try CogBench.run(["__stamp-sources"], in: dir, executable: runner)
+    #expect(stamped.status == 0, "\(stamped.stderr)")
+    let arguments = [
+      "run", "--allow-debug", "--cases", "kairo/deep", "--systems", "simple", "--metrics",
+      "allocations", "--samples", "1", "--warmup", "0", "--output-dir", "out",
+    ]
+    func sources(of o: BenchOutput) throws -> [String: Any]? {
+      #expect(o.status == 0, "\(o.stderr)")
+      let out = dir + "/out/"
+      let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+      let json = try readJSON(out + (try #require(files.last { $0.hasSuffix(".json") })))
+      try FileManager.default.removeItem(atPath: out)
+      let environment = try #require(json["environment"] as? [String: Any])
+      let build = try #require(environment["build"] as? [String: Any])
+      return build["sources"] as? [String: Any]
+    }
+    let head = try git("rev-parse", "HEAD")
+
+    // Built from the checkout: the stamp is recorded, nothing said.
+    let same = try CogBench.run(arguments, in: dir, executable: runner)
+    let recorded = try #require(try sources(of: same))
+    #expect(recorded["commit"] as? String == head)
+    #expect(recorded["dirty"] as? Bool == false)
+    #expect(!same.stderr.contains("warning") && !same.stderr.contains("note: this binary"))
+
+    // The checkout moved on since the build: both recorded, and a warning.
+    try commit("second")
+    let moved = try CogBench.run(arguments, in: dir, executable: runner)
+    #expect(try sources(of: moved)?["commit"] as? String == head)
+    #expect(moved.stderr.contains("warning: this binary was built from \(head.prefix(10))"))
+
+    // A stamp of another binary (rebuilt since) is not this binary's: not recorded, and said.
+    let stampPath = runner + ".sources.json"
+    let stamp = try String(contentsOfFile: stampPath, encoding: .utf8)
+    try stamp.replacingOccurrences(of: "fnv1a64:", with: "fnv1a64:0")
+      .write(toFile: stampPath, atomically: true, encoding: .utf8)
+    let other = try CogBench.run(arguments, in: dir, executable: runner)
+    #expect(try sources(of: other) == nil)
+    #expect(other.stderr.contains("carries no source stamp of scripts/release-build.sh"))
+  }
+
   @Test("registrars are recorded for the boundary cases: 12 for 1,000 states with 12 UI-read")
   func registrarsRecorded() throws {
     let dir = try temporaryDirectory()

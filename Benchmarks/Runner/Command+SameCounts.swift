@@ -19,14 +19,14 @@ enum SameCountsCommand {
       OptionSpec("metrics", "GLOBS", "only these metrics (default: every deterministic count)"),
       OptionSpec(
         "other-build",
-        "the results come from two builds of one commit (scripts/isolation-check.sh: without and with a throwaway layout variant); their commits are compared instead of the executables. Systems only the other result measured are not compared."
+        "the results come from two builds of one commit (scripts/isolation-check.sh: without and with a throwaway layout variant); the sources each binary was built from (`build.sources`, else the checkout's commit and changed files) are compared instead of the executables. Systems only the other result measured are not compared."
       ),
     ],
     notes: """
       Every pattern must match a system or a count of the reference, and some count must be
       compared: an empty selection is an error.
-      Exit: 0 every count equal, 1 a difference, a missing count, another executable (another
-      commit with --other-build), or a selection that matches nothing.
+      Exit: 0 every count equal, 1 a difference, a missing count, another executable (other
+      sources with --other-build), or a selection that matches nothing.
       """)
 
   static func main(_ arguments: [String]) throws -> ExitCode {
@@ -48,9 +48,18 @@ enum SameCountsCommand {
       reference.environment.build.executableDigest, other.environment.build.executableDigest
     )
     if a.has("other-build") {
-      let commits = (reference.environment.git.commit, other.environment.git.commit)
-      if commits.0 != commits.1 {
-        problems.append("the results come from different commits (\(commits.0) vs \(commits.1))")
+      // The binaries' own sources where both results name them (`build.sources`, the stamp
+      // of scripts/release-build.sh); the checkouts' otherwise (older files, or a binary
+      // built another way).
+      func sources(_ e: RunEnvironment) -> RunEnvironment.Git { e.build.sources ?? e.git }
+      let (s0, s1) = (sources(reference.environment), sources(other.environment))
+      if s0.commit != s1.commit {
+        problems.append("the results come from different commits (\(s0.commit) vs \(s1.commit))")
+      } else if s0.dirty != s1.dirty || (s0.changedFiles ?? []) != (s1.changedFiles ?? []) {
+        problems.append(
+          "the results come from different sources of commit \(s0.commit) (changed files: "
+            + "\((s0.changedFiles ?? []).joined(separator: ", ")) vs "
+            + "\((s1.changedFiles ?? []).joined(separator: ", ")))")
       }
     } else if digests.0 == nil || digests.0 != digests.1 {
       problems.append(

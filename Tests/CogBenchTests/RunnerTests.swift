@@ -569,6 +569,32 @@ struct RunnerTests {
       ["same-counts", "gate.json", "later.json", "--other-build"], in: dir)
     #expect(later.status == 1)
     #expect(later.stdout.contains("different commits"))
+    // The binaries' stamped sources decide where both results have them: one checkout
+    // commit, but one binary built before an edit.
+    func stamped(_ digest: String, changed: [String]) -> [String: Any] {
+      var r = result(10, digest: digest)
+      var env = r["environment"] as! [String: Any]
+      var build = env["build"] as! [String: Any]
+      let git = env["git"] as! [String: Any]
+      build["sources"] = [
+        "commit": git["commit"]!, "dirty": !changed.isEmpty, "changedFiles": changed,
+      ]
+      env["build"] = build
+      r["environment"] = env
+      return r
+    }
+    try write(stamped("fnv1a64:1", changed: []), to: dir + "/clean.json")
+    try write(stamped("fnv1a64:2", changed: []), to: dir + "/clean2.json")
+    try write(
+      stamped("fnv1a64:3", changed: ["Sources/CogCore/Graph.swift"]), to: dir + "/edited.json")
+    let clean = try CogBench.run(
+      ["same-counts", "clean.json", "clean2.json", "--other-build"], in: dir)
+    #expect(clean.status == 0, "\(clean.stdout)")
+    let edited = try CogBench.run(
+      ["same-counts", "clean.json", "edited.json", "--other-build"], in: dir)
+    #expect(edited.status == 1)
+    #expect(edited.stdout.contains("different sources of commit"))
+    #expect(edited.stdout.contains("Sources/CogCore/Graph.swift"))
   }
 
   @Test("results of another schema, corrupt results and debug results are rejected")

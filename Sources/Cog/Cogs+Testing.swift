@@ -3,6 +3,12 @@ import CogTypedKey
 
 /// Hooks for the runtime's own tests: row identity is not public API.
 extension Cogs {
+  /// Moves the process's next descriptor ids to `first` or later, so that a test can reach
+  /// their limit (2³¹ descriptors) without declaring them all.
+  @_spi(Testing) public nonisolated static func skipDescriptorIDs(to first: Int64) {
+    Registry.skipDescriptorIDs(to: first)
+  }
+
   /// The generation of `ref`'s row, or nil when it has none.
   @_spi(Testing) public func generation<K, T>(of ref: CogRef<K, T>) -> UInt16? {
     let s = ref.name.existing(in: graph)

@@ -1,13 +1,14 @@
+import CCogStack
 import Synchronization
 
 /// Process-wide ids for descriptors and value types.
 ///
 /// Descriptors are usually global `let`s, initialized lazily on whatever thread first touches
-/// them, so id assignment is the one place the runtime synchronizes. It runs once per
-/// descriptor and once per value type, never during graph work.
+/// them, so id assignment is the one place the runtime synchronizes: once per 64 descriptors
+/// a thread declares (their ids come from a batch of its own) and once per value type, never
+/// during graph work.
 @usableFromInline
 package enum Registry {
-  private static let nextDescriptor = Atomic<Int32>(0)
   private static let nextContext = Atomic<Int>(1)
 
   /// A fresh context serial: identifies a graph in descriptor caches. Never reused, unlike the
@@ -25,10 +26,25 @@ package enum Registry {
   }
   private static let typeIndices = Mutex<[ObjectIdentifier: Int32]>([:])
 
-  /// A fresh descriptor id: dense, starting at 0, so contexts index columns with it.
-  @usableFromInline package static func makeDescriptorID() -> Int32 {
-    nextDescriptor.add(1, ordering: .relaxed).oldValue
+  /// A fresh descriptor id: dense per thread, starting at 0, so contexts index columns with
+  /// it. From the calling thread's batch (`cog_make_descriptor_id`): no atomic operation per
+  /// declaration, one per 64 (impl/perf-notes.md, "Stop 47"). A process that declares 2³¹
+  /// descriptors stops here rather than hand out an id that names another.
+  @inlinable package static func makeDescriptorID() -> Int32 {
+    let id = cog_make_descriptor_id()
+    if _slowPath(id < 0) { descriptorIDsExhausted() }
+    return id
   }
+
+  @inline(never) @usableFromInline
+  static func descriptorIDsExhausted() -> Never {
+    fatalError(
+      "Cog: more than \(Int32.max) descriptors (cogs, boxes, families, async cogs) declared in "
+        + "one process; declare long-lived descriptors once (a `static let`) rather than per use")
+  }
+
+  /// Moves the next descriptor ids to start at `first` or later (tests of the ids' limit).
+  package static func skipDescriptorIDs(to first: Int64) { cog_skip_descriptor_ids(first) }
 
   private struct SharedKey: Hashable {
     var type: ObjectIdentifier

@@ -36,6 +36,7 @@ struct ReleaseBuildTests {
       ("app-setup-twice", "Cogs.setUpApp() was called a second time"),
       ("run-count-off", "runCount(of:) needs `countsRuns = true` on the context"),
       ("clock-backwards", "CogTestClock.advance(by:) was given -1.0 seconds"),
+      ("descriptor-ids-exhausted", "descriptors (cogs, boxes, families, async cogs) declared in"),
     ])
   func misuseMessages(scenario: String, message: String) throws {
     let run = try ReleaseProbe.shared.run(scenario)

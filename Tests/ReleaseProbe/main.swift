@@ -181,6 +181,12 @@ func run(_ scenario: String) {
     let cogs = Cogs()
     _ = cogs[one]
     print(cogs.runCount(of: one))
+  case "descriptor-ids-exhausted":
+    // The last batch of ids, then one more declaration than it holds.
+    Cogs.skipDescriptorIDs(to: Int64(Int32.max) - 63)
+    var kept: [Cog<Int>] = []
+    for i in 0..<65 { kept.append(Cog(i)) }
+    print(kept.count)
   case "clock-backwards":
     CogTestClock().advance(by: .seconds(-1))
   case "test-api":

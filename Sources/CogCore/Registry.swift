@@ -29,21 +29,8 @@ package enum Registry {
   /// A fresh descriptor id: dense per thread, starting at 0, so contexts index columns with
   /// it. From the calling thread's batch (`cog_make_descriptor_id`): no atomic operation per
   /// declaration, one per 64 (impl/perf-notes.md, "Stop 47"). A process that declares 2³¹
-  /// descriptors stops here rather than hand out an id that names another. Not inlinable:
-  /// inlined, it made the descriptor's cache initializer a call of its own, with a frame
-  /// (`sbench/createSignals` +18 instructions a signal).
-  @usableFromInline package static func makeDescriptorID() -> Int32 {
-    let id = cog_make_descriptor_id()
-    if _slowPath(id < 0) { descriptorIDsExhausted() }
-    return id
-  }
-
-  @inline(never)
-  static func descriptorIDsExhausted() -> Never {
-    fatalError(
-      "Cog: more than \(Int32.max) descriptors (cogs, boxes, families, async cogs) declared in "
-        + "one process; declare long-lived descriptors once (a `static let`) rather than per use")
-  }
+  /// descriptors stops there with a message rather than hand out an id that names another.
+  @inlinable package static func makeDescriptorID() -> Int32 { cog_make_descriptor_id() }
 
   /// Moves the next descriptor ids to start at `first` or later (tests of the ids' limit).
   package static func skipDescriptorIDs(to first: Int64) { cog_skip_descriptor_ids(first) }

@@ -134,16 +134,22 @@ final class ReleaseProbe: @unchecked Sendable {
     return try result.get()
   }
 
+  /// Through `scripts/release-build.sh`, which builds the scratch path afresh when the sources
+  /// changed: SwiftPM's incremental release build linked the probe's old object, which had
+  /// inlined a since-changed `@inlinable` function, against the new library (undefined
+  /// symbols; impl/perf-notes.md, "Stop 47").
   private static func build() throws -> URL {
     let scratch = packageRoot.appendingPathComponent(".build/release-probe").path
-    let args = [
-      "swift", "build", "-c", "release", "--product", "CogReleaseProbe", "--scratch-path", scratch,
-    ]
     let env = URL(fileURLWithPath: "/usr/bin/env")
-    let build = try execute(env, args, in: packageRoot)
+    let build = try execute(
+      env, ["bash", "scripts/release-build.sh", scratch, "--product", "CogReleaseProbe"],
+      in: packageRoot)
     guard build.status == 0 else {
       throw BuildFailed(description: "swift build failed: \(build.stderr)\(build.stdout)")
     }
+    let args = [
+      "swift", "build", "-c", "release", "--product", "CogReleaseProbe", "--scratch-path", scratch,
+    ]
     let path = try execute(env, args + ["--show-bin-path"], in: packageRoot)
     let dir = path.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     return URL(fileURLWithPath: dir).appendingPathComponent("CogReleaseProbe")

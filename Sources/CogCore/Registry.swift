@@ -30,7 +30,9 @@ package enum Registry {
   /// it. From the calling thread's batch (`cog_make_descriptor_id`): no atomic operation per
   /// declaration, one per 64 (impl/perf-notes.md, "Stop 47"). A process that declares 2³¹
   /// descriptors stops there with a message rather than hand out an id that names another.
-  @inlinable package static func makeDescriptorID() -> Int32 { cog_make_descriptor_id() }
+  /// Not inlinable: inlined, the call to C made a descriptor's cache initializer a function
+  /// of its own, with a frame (`sbench/createSignals` +15 instructions a signal).
+  @usableFromInline package static func makeDescriptorID() -> Int32 { cog_make_descriptor_id() }
 
   /// Moves the next descriptor ids to start at `first` or later (tests of the ids' limit).
   package static func skipDescriptorIDs(to first: Int64) { cog_skip_descriptor_ids(first) }

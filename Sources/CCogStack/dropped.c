@@ -49,44 +49,6 @@ int cog_descriptor_is_dropped(int32_t id) {
   return (int)((word >> (u & 63)) & 1);
 }
 
-// The next batch of descriptor ids: 64 bits, so that taking batches past the last `int32_t`
-// id cannot wrap. Each thread hands out `next` up to `end` (static TLS: a plain load).
-#define COG_DESCRIPTOR_ID_BATCH 64
-static _Atomic(int64_t) cog_descriptor_ids_batch = 0;
-static _Thread_local int32_t cog_descriptor_ids_next = 0;
-static _Thread_local int32_t cog_descriptor_ids_end = 0;
-
-__attribute__((noinline, cold)) static int32_t cog_take_descriptor_ids(void) {
-  int64_t first = atomic_fetch_add_explicit(
-      &cog_descriptor_ids_batch, COG_DESCRIPTOR_ID_BATCH, memory_order_relaxed);
-  if (first > (int64_t)INT32_MAX - COG_DESCRIPTOR_ID_BATCH + 1) {
-    fprintf(stderr,
-            "Cog: more than %d descriptors (cogs, boxes, families, async cogs) declared in one "
-            "process; declare long-lived descriptors once (a `static let`) rather than per use\n",
-            (int)INT32_MAX);
-    abort();
-  }
-  cog_descriptor_ids_next = (int32_t)first + 1;
-  cog_descriptor_ids_end = (int32_t)(first + COG_DESCRIPTOR_ID_BATCH);
-  return (int32_t)first;
-}
-
-int32_t cog_make_descriptor_id(void) {
-  int32_t id = cog_descriptor_ids_next;
-  if (__builtin_expect(id == cog_descriptor_ids_end, 0)) return cog_take_descriptor_ids();
-  cog_descriptor_ids_next = id + 1;
-  return id;
-}
-
-void cog_skip_descriptor_ids(int64_t first) {
-  int64_t now = atomic_load_explicit(&cog_descriptor_ids_batch, memory_order_relaxed);
-  while (now < first && !atomic_compare_exchange_weak_explicit(&cog_descriptor_ids_batch, &now,
-                                                               first, memory_order_relaxed,
-                                                               memory_order_relaxed)) {
-  }
-  cog_descriptor_ids_next = cog_descriptor_ids_end;
-}
-
 // The parked details: a growable array under a mutex (see `cog_park_details`).
 static pthread_mutex_t cog_parked_lock = PTHREAD_MUTEX_INITIALIZER;
 static void **cog_parked = NULL;

@@ -3,9 +3,9 @@ import CogTypedKey
 
 /// Hooks for the runtime's own tests: row identity is not public API.
 extension Cogs {
-  /// Moves the process's next descriptor ids to `first` or later, so that a test can reach
-  /// their limit (2³¹ descriptors) without declaring them all.
-  @_spi(Testing) public nonisolated static func skipDescriptorIDs(to first: Int64) {
+  /// Moves the process's next descriptor id to `first` (only forward), so that a test can
+  /// reach their limit (2³¹ descriptors) without declaring them all.
+  @_spi(Testing) public nonisolated static func skipDescriptorIDs(to first: Int32) {
     Registry.skipDescriptorIDs(to: first)
   }
 

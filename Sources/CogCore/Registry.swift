@@ -1,12 +1,10 @@
-import CCogStack
 import Synchronization
 
 /// Process-wide ids for descriptors and value types.
 ///
 /// Descriptors are usually global `let`s, initialized lazily on whatever thread first touches
-/// them, so id assignment is the one place the runtime synchronizes: once per 64 descriptors
-/// a thread declares (their ids come from a batch of its own) and once per value type, never
-/// during graph work.
+/// them, so id assignment is the one place the runtime synchronizes. It runs once per
+/// descriptor and once per value type, never during graph work.
 @usableFromInline
 package enum Registry {
   private static let nextContext = Atomic<Int>(1)
@@ -26,16 +24,36 @@ package enum Registry {
   }
   private static let typeIndices = Mutex<[ObjectIdentifier: Int32]>([:])
 
-  /// A fresh descriptor id: dense per thread, starting at 0, so contexts index columns with
-  /// it. From the calling thread's batch (`cog_make_descriptor_id`): no atomic operation per
-  /// declaration, one per 64 (impl/perf-notes.md, "Stop 47"). A process that declares 2³¹
-  /// descriptors stops there with a message rather than hand out an id that names another.
-  /// Not inlinable: inlined, the call to C made a descriptor's cache initializer a function
-  /// of its own, with a frame (`sbench/createSignals` +15 instructions a signal).
-  @usableFromInline package static func makeDescriptorID() -> Int32 { cog_make_descriptor_id() }
+  private static let nextDescriptor = Atomic<Int32>(0)
 
-  /// Moves the next descriptor ids to start at `first` or later (tests of the ids' limit).
-  package static func skipDescriptorIDs(to first: Int64) { cog_skip_descriptor_ids(first) }
+  /// A fresh descriptor id: dense, starting at 0, so contexts index columns with it. A process
+  /// that declares 2³¹ descriptors stops here with a message rather than hand out a negative
+  /// id (the counter wraps), which would name a reaction or a free row. (One atomic add per
+  /// declaration: a per-thread batch of ids cost 8 instructions more and no time, measured in
+  /// impl/perf-notes.md, "Stop 47".)
+  @usableFromInline package static func makeDescriptorID() -> Int32 {
+    let id = nextDescriptor.add(1, ordering: .relaxed).oldValue
+    if _slowPath(id < 0) { descriptorIDsExhausted() }
+    return id
+  }
+
+  @inline(never)
+  static func descriptorIDsExhausted() -> Never {
+    fatalError(
+      "Cog: more than \(Int32.max) descriptors (cogs, boxes, families, async cogs) declared in "
+        + "one process; declare long-lived descriptors once (a `static let`) rather than per use")
+  }
+
+  /// Moves the next descriptor id to `first` (tests of the ids' limit; only forward).
+  package static func skipDescriptorIDs(to first: Int32) {
+    var now = nextDescriptor.load(ordering: .relaxed)
+    while now >= 0 && now < first {
+      let (exchanged, original) = nextDescriptor.compareExchange(
+        expected: now, desired: first, ordering: .relaxed)
+      if exchanged { return }
+      now = original
+    }
+  }
 
   private struct SharedKey: Hashable {
     var type: ObjectIdentifier

@@ -131,9 +131,8 @@ struct RegistrationTests {
     let cogs = Cogs()
     let registrations = Cogs.liveRegistrationCount
     var handles: [CogReaction] = []
-    // The descriptor ids do not grow with reactions. Each thread takes its ids from a batch of
-    // its own, so other suites' declarations do not show here, but a try may cross into a new
-    // batch: of three tries, one must see no id taken between its own two.
+    // The descriptor ids do not grow with reactions. Other suites may declare cogs on other
+    // threads meanwhile: of three tries, one must see no id taken between its own two.
     var grew: [Int32] = []
     for _ in 0..<3 where !grew.contains(1) {
       let before = Registry.makeDescriptorID()

@@ -74,18 +74,6 @@ void cog_mark_descriptor_dropped(int32_t id);
 /// Whether `cog_mark_descriptor_dropped(id)` has run (any thread; 0 for a negative id).
 int cog_descriptor_is_dropped(int32_t id);
 
-/// A fresh descriptor id (CogCore's `Registry.makeDescriptorID`), from a batch of the
-/// calling thread's own, so that a declaration takes no atomic operation: one atomic add per
-/// 64 ids a thread declares. Ids stay dense for one thread (a single-threaded app numbers its
-/// descriptors 0, 1, 2, …); ids left in a batch when its thread ends are never used. Once
-/// every non-negative `int32_t` id is taken it prints why and aborts (an id past them would
-/// name another descriptor). Out of line and in C: the fast path is seven instructions with
-/// no frame of its own.
-int32_t cog_make_descriptor_id(void);
-/// Moves the process's next batch to start at `first` or later (tests: the ids' limit) and
-/// empties the calling thread's batch.
-void cog_skip_descriptor_ids(int64_t first);
-
 /// Keyless descriptors' details (CogCore's `KeylessDetails`) handed over by the `deinit` of a
 /// descriptor that made rows, on whatever thread it ran, while rows of it may still exist:
 /// each entry is a retained reference (+1) that only main-actor graph code may give back

@@ -27,12 +27,13 @@ package enum Registry {
   private static let nextDescriptor = Atomic<Int32>(0)
 
   /// A fresh descriptor id: dense, starting at 0, so contexts index columns with it. A process
-  /// that declares 2³¹ descriptors stops here with a message rather than hand out a negative
-  /// id (the counter wraps), which would name a reaction or a free row. (One atomic add per
-  /// declaration: a per-thread batch of ids cost 8 instructions more and no time, measured in
-  /// impl/perf-notes.md, "Stop 47".)
+  /// that declares 2³¹ descriptors stops here with a message (a checked `add` trapped with
+  /// "arithmetic overflow" and nothing of Cog's). A wrapping add is one locked `xadd`, where
+  /// the checked one was a compare-and-swap loop; a negative result is the wrap. (A
+  /// per-thread batch of ids, with no atomic operation a declaration, cost 8 instructions more
+  /// and measured no faster: impl/perf-notes.md, "Stop 47".)
   @usableFromInline package static func makeDescriptorID() -> Int32 {
-    let id = nextDescriptor.add(1, ordering: .relaxed).oldValue
+    let id = nextDescriptor.wrappingAdd(1, ordering: .relaxed).oldValue
     if _slowPath(id < 0) { descriptorIDsExhausted() }
     return id
   }

@@ -19,7 +19,7 @@ enum SameCountsCommand {
       OptionSpec("metrics", "GLOBS", "only these metrics (default: every deterministic count)"),
       OptionSpec(
         "other-build",
-        "the results come from two builds of one commit (scripts/isolation-check.sh: without and with a throwaway layout variant); the sources each binary was built from (`build.sources`, else the checkout's commit and changed files) are compared instead of the executables. Systems only the other result measured are not compared."
+        "the results come from two builds of one commit (scripts/isolation-check.sh: without and with a throwaway layout variant); the sources each binary was built from (`build.sources`, else the checkout's commit and changed files) are compared instead of the executables; two commits whose measured paths (Package.swift, Sources, Layouts, Benchmarks) are equal in this checkout count as the same sources. Systems only the other result measured are not compared."
       ),
     ],
     notes: """
@@ -53,9 +53,11 @@ enum SameCountsCommand {
       // built another way).
       func sources(_ e: RunEnvironment) -> RunEnvironment.Git { e.build.sources ?? e.git }
       let (s0, s1) = (sources(reference.environment), sources(other.environment))
-      if s0.commit != s1.commit {
-        problems.append("the results come from different commits (\(s0.commit) vs \(s1.commit))")
-      } else if s0.dirty != s1.dirty || (s0.changedFiles ?? []) != (s1.changedFiles ?? []) {
+      if s0.commit != s1.commit, !s0.sameMeasuredSources(as: s1) {
+        problems.append(
+          "the results come from different commits (\(s0.commit) vs \(s1.commit)) whose "
+            + "measured sources differ or cannot be compared in this checkout")
+      } else if !s0.sameMeasuredSources(as: s1) {
         problems.append(
           "the results come from different sources of commit \(s0.commit) (changed files: "
             + "\((s0.changedFiles ?? []).joined(separator: ", ")) vs "

@@ -50,6 +50,19 @@ struct RunEnvironment: Codable {
     /// The first changed measured files (`git status --porcelain` paths); absent in older
     /// files, whose dirty flag counted every tracked file.
     var changedFiles: [String]?
+
+    /// Whether `other` names the same measured sources: the same changes on the same commit,
+    /// or on commits whose measured paths are equal (asked of the checkout's git; a commit it
+    /// does not have is another's): commits apart only in the record, notes or docs built the
+    /// same binary. Edits to files changed on both sides are not told apart (the result files
+    /// name files, not contents).
+    func sameMeasuredSources(as other: Git) -> Bool {
+      guard dirty == other.dirty, (changedFiles ?? []) == (other.changedFiles ?? []) else {
+        return false
+      }
+      return commit == other.commit
+        || RunEnvironment.measuredPathsEqual(between: commit, and: other.commit)
+    }
   }
 
   /// What is compiled into the runner: a change here changes what is measured.
@@ -81,11 +94,7 @@ struct RunEnvironment: Codable {
         + "(built another way, or rebuilt since): the result records the checkout's state "
         + "(\(git.commit.prefix(10))\(git.dirty ? ", dirty" : "")), which may not be what it was built from"
     }
-    if sources.commit == git.commit && sources.dirty == git.dirty
-      && (sources.changedFiles ?? []) == (git.changedFiles ?? [])
-    {
-      return nil
-    }
+    if sources.sameMeasuredSources(as: git) { return nil }
     return "cog-bench: warning: this binary was built from \(sources.commit.prefix(10))"
       + (sources.dirty ? " with changes" : "") + ", the checkout is at \(git.commit.prefix(10))"
       + (git.dirty ? " with changes" : "") + ": the result records both (environment.build.sources)"
@@ -139,6 +148,15 @@ struct RunEnvironment: Codable {
     }
     let hex = String(hash, radix: 16)
     return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// Whether commits `a` and `b` have the same measured paths (`git diff --quiet`); false
+  /// when either is not a commit of the checkout's repository.
+  static func measuredPathsEqual(between a: String, and b: String) -> Bool {
+    guard a != "none", b != "none", let exe = Shell.which("git"),
+      let o = Shell.run(exe, ["diff", "--quiet", a, b, "--"] + measuredPaths)
+    else { return false }
+    return o.status == 0
   }
 
   /// The measured paths' state in the checkout (taken when measuring begins).
@@ -224,8 +242,8 @@ struct SourcesStamp: Codable {
 
   /// The stamped sources if the stamp at `path` names the binary whose digest is `digest`;
   /// nil for a missing, unreadable or other-schema stamp, or another binary's.
-  @MainActor static func read(digest: String, path: String? = nil) -> RunEnvironment.Git? {
-    guard let data = FileManager.default.contents(atPath: path ?? Self.path),
+  @MainActor static func read(digest: String) -> RunEnvironment.Git? {
+    guard let data = FileManager.default.contents(atPath: path),
       let stamp = try? JSONDecoder().decode(SourcesStamp.self, from: data),
       stamp.schema == currentSchema, stamp.executableDigest == digest
     else { return nil }

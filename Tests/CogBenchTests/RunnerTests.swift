@@ -221,7 +221,16 @@ struct RunnerTests {
     #expect(recorded["dirty"] as? Bool == false)
     #expect(!same.stderr.contains("warning") && !same.stderr.contains("note: this binary"))
 
-    // The checkout moved on since the build: both recorded, and a warning.
+    // A commit outside the measured paths (notes, docs) since the build: the same sources,
+    // nothing said.
+    try "notes".write(toFile: dir + "/NOTES.md", atomically: true, encoding: .utf8)
+    try git("add", "NOTES.md")
+    try git("commit", "-q", "-m", "notes")
+    let notes = try CogBench.run(arguments, in: dir, executable: runner)
+    #expect(try sources(of: notes)?["commit"] as? String == head)
+    #expect(!notes.stderr.contains("warning") && !notes.stderr.contains("note: this binary"))
+
+    // The checkout's measured code moved on since the build: both recorded, and a warning.
     try commit("second")
     let moved = try CogBench.run(arguments, in: dir, executable: runner)
     #expect(try sources(of: moved)?["commit"] as? String == head)

@@ -146,11 +146,17 @@ extension Graph {
   }
 
   /// Whether row `s` is a plain manual state's, which holds nothing (`makeKeylessRow`): a
-  /// manual row with no hold, no key index and no record.
+  /// row with no hold and no key index that `isPlainSource` names.
   @inlinable func isUnheld(_ s: Slot) -> Bool {
-    let key = DescriptorKey(rows.descriptor[s])
-    return rows.flags[s].contains(.source) && hold(of: s) == nil
-      && maps.keyIndexes[key] == nil && maps.owners[key] == nil
+    let id = rows.descriptor[s]
+    return hold(of: s) == nil && maps.keyIndexes[DescriptorKey(id)] == nil
+      && isPlainSource(rows.flags[s], id: id)
+  }
+
+  /// The rest of `isUnheld` once a row is known to have no hold and no key index (`release`
+  /// has tested both on its way): a manual row of a descriptor with no record.
+  @inlinable func isPlainSource(_ f: StateFlags, id: Int32) -> Bool {
+    f.contains(.source) && maps.owners[DescriptorKey(id)] == nil
   }
 
   /// Whether keyless row `s`'s descriptor is gone: its `deinit` marked its id
@@ -292,8 +298,8 @@ extension Graph {
       releaseHold(held, of: s, id: id)
     } else if let index = maps.keyIndexes[DescriptorKey(id)] {
       index.forget(slot: s, tag: rows.tag[s])
-    } else if f.contains(.source) && maps.owners[DescriptorKey(id)] == nil {
-      releaseHold(nil, of: s, id: id)  // a plain manual state's row: it holds nothing
+    } else if isPlainSource(f, id: id) {
+      releaseHold(nil, of: s, id: id)  // a plain manual state's row (`isUnheld`): it holds nothing
     }
   }
 

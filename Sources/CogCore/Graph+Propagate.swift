@@ -33,24 +33,30 @@ extension Graph {
   /// already flagged (its subtree was flagged when it was). Iterative: `pushStack` holds, per
   /// level, the row whose subscribers are being walked and the next position among them;
   /// only levels with a next sibling are pushed.
+  ///
+  /// It changes only flags, the push stack and the queues, none of which moves the flags or
+  /// the edges, so it works on copies of those two: a store through a column may alias the
+  /// hot state, which the optimizer would otherwise reload after every flag stored.
   @inlinable
   func flagPending(below top: Slot) {
     let base = work.pushStack.count
+    let flags = rows.flags
+    let e = edges
     var d = top
-    var p = edges.firstSub(of: top)
+    var p = e.firstSub(of: top)
     while true {
       while !p.isNone {
-        let n = edges.sub(of: d, at: p)
-        let next = edges.nextSub(of: d, after: p)
-        var f = rows.flags[n]
+        let n = e.sub(of: d, at: p)
+        let next = e.nextSub(of: d, after: p)
+        var f = flags[n]
         if !f.isDisjoint(with: .stale) {
           p = next
           continue
         }
         f.insert(.pending)
-        rows.flags[n] = f
+        flags[n] = f
         if !f.isDisjoint(with: .hotRoot) { enqueueRoot(n, f) }
-        let child = edges.firstSub(of: n)
+        let child = e.firstSub(of: n)
         if !child.isNone {
           if !next.isNone { work.pushStack.append(PushFrame(dep: d, next: next)) }
           d = n

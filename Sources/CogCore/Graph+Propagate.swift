@@ -7,25 +7,32 @@ extension Graph {
   ///
   /// Newly flagged reactions go to the flush queue, newly flagged watched rows (a boundary or
   /// an export) to the roots the flush settles first.
+  ///
+  /// Push changes only flags, the push stack and the queues, none of which moves the flags
+  /// column or the edges, so it reads them through copies taken once here: a store through a
+  /// column may alias the hot state, which the optimizer would otherwise reload after every
+  /// flag stored.
   @inlinable
   package func propagate(from source: Slot) {
-    var p = edges.firstSub(of: source)
+    let flags = rows.flags
+    let e = edges
+    var p = e.firstSub(of: source)
     while !p.isNone {
-      let n = edges.sub(of: source, at: p)
-      p = edges.nextSub(of: source, after: p)
-      var f = rows.flags[n]
+      let n = e.sub(of: source, at: p)
+      p = e.nextSub(of: source, after: p)
+      var f = flags[n]
       if !f.isDisjoint(with: .stale) {
         // Already flagged (its subtree too); a PENDING row becomes DIRTY.
         if !f.contains(.dirty) {
           f.insert(.dirty)
-          rows.flags[n] = f
+          flags[n] = f
         }
         continue
       }
       f.insert(.dirty)
-      rows.flags[n] = f
+      flags[n] = f
       if !f.isDisjoint(with: .hotRoot) { enqueueRoot(n, f) }
-      if edges.hasSubscribers(n) { flagPending(below: n) }
+      if e.hasSubscribers(n) { flagPending(below: n, flags: flags, edges: e) }
     }
   }
 
@@ -33,15 +40,10 @@ extension Graph {
   /// already flagged (its subtree was flagged when it was). Iterative: `pushStack` holds, per
   /// level, the row whose subscribers are being walked and the next position among them;
   /// only levels with a next sibling are pushed.
-  ///
-  /// It changes only flags, the push stack and the queues, none of which moves the flags or
-  /// the edges, so it works on copies of those two: a store through a column may alias the
-  /// hot state, which the optimizer would otherwise reload after every flag stored.
+  /// `flags` and `e`: `propagate`'s copies of the flags column and the edges.
   @inlinable
-  func flagPending(below top: Slot) {
+  func flagPending(below top: Slot, flags: RawColumn<StateFlags>, edges e: Edges) {
     let base = work.pushStack.count
-    let flags = rows.flags
-    let e = edges
     var d = top
     var p = e.firstSub(of: top)
     while true {

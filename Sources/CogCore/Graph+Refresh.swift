@@ -51,19 +51,16 @@ extension Graph {
     // rather than reloaded from the frame: a descent goes on with the new frame directly.
     pull: while true {
       if !rows.flags[n].contains(.dirty) {
-        // The descent calls nothing and changes only flags and the pull stack, so it works
-        // on copies of the columns it uses: a store through a column may alias the hot
-        // state, which the optimizer would otherwise reload after every store. The stack's
-        // copy (which may grow) goes back at each way out.
+        // The descent calls nothing and changes only flags and the pull stack, so it reads
+        // the flags column and the edges through copies: a store through a column may alias
+        // the hot state, which the optimizer would otherwise reload after every store.
         let flags = rows.flags
         let e = edges
-        var stack = work.pullStack
         while !p.isNone {
           let d = e.dep(of: n, at: p)
           let fd = flags[d]
           if !fd.isDisjoint(with: .stale) {
             if !fd.isDisjoint(with: .inProgress) {
-              work.pullStack = stack
               noteCycle(closingAt: d, reader: n)
               abandonRefresh(downTo: base)
               return
@@ -71,8 +68,8 @@ extension Graph {
             // The new frame first, then the resume position in the one below it.
             flags[d] = fd.union(.visiting)
             let first = e.firstDep(of: d)
-            stack.append(PullFrame(row: d, position: first))
-            stack[stack.count &- 2].position = p
+            work.pullStack.append(PullFrame(row: d, position: first))
+            work.pullStack[work.pullStack.count &- 2].position = p
             n = d
             p = first
             // A DIRTY row has nothing to scan: to the pop below, which runs it. Any other is
@@ -86,7 +83,6 @@ extension Graph {
           }
           p = e.nextDep(of: n, after: p)
         }
-        work.pullStack = stack
       }
       _ = work.pullStack.removeLast()
       let f = rows.flags[n]

@@ -53,15 +53,14 @@ enum SameCountsCommand {
       // built another way).
       func sources(_ e: RunEnvironment) -> RunEnvironment.Git { e.build.sources ?? e.git }
       let (s0, s1) = (sources(reference.environment), sources(other.environment))
-      if s0.commit != s1.commit, !s0.sameMeasuredSources(as: s1) {
+      if !s0.sameMeasuredSources(as: s1) {
         problems.append(
-          "the results come from different commits (\(s0.commit) vs \(s1.commit)) whose "
-            + "measured sources differ or cannot be compared in this checkout")
-      } else if !s0.sameMeasuredSources(as: s1) {
-        problems.append(
-          "the results come from different sources of commit \(s0.commit) (changed files: "
-            + "\((s0.changedFiles ?? []).joined(separator: ", ")) vs "
-            + "\((s1.changedFiles ?? []).joined(separator: ", ")))")
+          s0.commit != s1.commit
+            ? "the results come from different commits (\(s0.commit) vs \(s1.commit)) whose "
+              + "measured sources differ or cannot be compared in this checkout"
+            : "the results come from different sources of commit \(s0.commit) (changed files: "
+              + "\((s0.changedFiles ?? []).joined(separator: ", ")) vs "
+              + "\((s1.changedFiles ?? []).joined(separator: ", ")))")
       }
     } else if digests.0 == nil || digests.0 != digests.1 {
       problems.append(

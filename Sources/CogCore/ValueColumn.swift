@@ -25,7 +25,11 @@ class AnyValueColumn {
 /// How a value column stores one entry. A trivial type (`_isPOD`: nothing to retain or
 /// destroy) is stored bare, at its own stride: an entry that holds no value holds stale
 /// bytes, which nothing reads (whether a row's current entry holds a value is its
-/// `hasValue` flag) and nothing needs to destroy. Any other type is stored as `Value?`,
+/// `hasValue` flag) and nothing needs to destroy. A bare entry is therefore always
+/// initialized, never assigned: an assignment in unspecialized code (debug builds) may go
+/// through the type's value witnesses, which can read the stale bytes (an `Int?` stored over
+/// stale bytes kept their tag byte: `.some(1)` read back as `nil`, impl/perf-notes.md,
+/// "Stop 49"). Any other type is stored as `Value?`,
 /// `nil` when empty, so that dropping a pair and growing the column touch only entries that
 /// hold a value or `nil`; its optional usually costs no byte (a reference's spare bits). An
 /// `Int` entry is 8 bytes, not the 16 of `Int?` (swift/0008, "Where a context's bytes go").
@@ -49,7 +53,7 @@ package enum ValueEntry<Value> {
   @inlinable @inline(__always)
   package static func store(_ value: Value, _ base: UnsafeMutableRawPointer, _ i: Int) {
     if isBare {
-      base.assumingMemoryBound(to: Value.self)[i] = value
+      (base.assumingMemoryBound(to: Value.self) + i).initialize(to: value)
     } else {
       base.assumingMemoryBound(to: Value?.self)[i] = value
     }
@@ -67,7 +71,7 @@ package enum ValueEntry<Value> {
     if isBare {
       let entry = base.assumingMemoryBound(to: Value.self) + i
       if holds && same(entry.pointee, new) { return false }
-      entry.pointee = new
+      entry.initialize(to: new)
       return true
     }
     let entry = base.assumingMemoryBound(to: Value?.self) + i
@@ -137,7 +141,7 @@ final class ValueColumn<Value>: AnyValueColumn {
     if count &+ 2 > capacity { grow() }
     let p = count
     if ValueEntry<Value>.isBare {
-      if let initial { base.assumingMemoryBound(to: Value.self)[p] = initial }
+      if let initial { (base.assumingMemoryBound(to: Value.self) + p).initialize(to: initial) }
     } else {
       (base.assumingMemoryBound(to: Value?.self) + p).initialize(repeating: nil, count: 2)
       if let initial { base.assumingMemoryBound(to: Value?.self)[p] = initial }

@@ -140,12 +140,10 @@ final class ValueColumn<Value>: AnyValueColumn {
     }
     if count &+ 2 > capacity { grow() }
     let p = count
-    if ValueEntry<Value>.isBare {
-      if let initial { (base.assumingMemoryBound(to: Value.self) + p).initialize(to: initial) }
-    } else {
+    if !ValueEntry<Value>.isBare {
       (base.assumingMemoryBound(to: Value?.self) + p).initialize(repeating: nil, count: 2)
-      if let initial { base.assumingMemoryBound(to: Value?.self)[p] = initial }
     }
+    if let initial { ValueEntry.store(initial, base, p) }
     count = p &+ 2
     return Int32(truncatingIfNeeded: p)
   }

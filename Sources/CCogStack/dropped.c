@@ -83,3 +83,18 @@ intptr_t cog_take_parked_details(void **out, intptr_t capacity) {
   pthread_mutex_unlock(&cog_parked_lock);
   return n;
 }
+
+int cog_unpark_details(void *object) {
+  pthread_mutex_lock(&cog_parked_lock);
+  int found = 0;
+  for (intptr_t i = cog_parked_count - 1; i >= 0; i--) {
+    if (cog_parked[i] == object) {
+      cog_parked[i] = cog_parked[--cog_parked_count];
+      __c11_atomic_store(&cog_parked_pending, cog_parked_count, __ATOMIC_SEQ_CST);
+      found = 1;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&cog_parked_lock);
+  return found;
+}

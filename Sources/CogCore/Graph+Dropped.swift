@@ -42,7 +42,7 @@ extension Graph {
     if !isIdle || turns.activeTurn != 0 || turns.isFlushing { return }
     maps.ownersAddedSinceSweep = 0
     // Details parked by descriptors that went while rows held them (`descriptorWent`).
-    KeylessDetails.releaseParked(onMainActor: true)
+    KeylessDetails.releaseParked()
     var droppedRows: [Slot] = []
     for raw in 0..<rows.count where keylessIsDropped(Slot(Int32(raw))) {
       droppedRows.append(Slot(Int32(raw)))

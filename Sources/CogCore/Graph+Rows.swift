@@ -318,7 +318,7 @@ extension Graph {
     // The last row of a dropped descriptor: its details may be parked (`descriptorWent`), to
     // be given back now rather than at the next sweep (a chain's sweep frees link by link).
     if let held, KeylessDetails.releaseRow(held) == 0, cog_descriptor_is_dropped(id) != 0 {
-      KeylessDetails.releaseParked(onMainActor: true)
+      KeylessDetails.releaseParked()
     }
   }
 }

@@ -125,7 +125,7 @@ package final class Graph<Edges: EdgeStore> {
     // main thread that sees no graph alive gives its details back itself
     // (`cog_park_details`); then what was parked before goes to the rows left, if any.
     cog_add_live_graphs(-1)
-    KeylessDetails.releaseParked(onMainActor: true)
+    KeylessDetails.releaseParked()
     LiveContexts.remove(keylessIdentity)
     mapsPointer.pointee.holds.free()
     store.pointee.rows.free()

@@ -148,15 +148,23 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
     // copied here (+1) for the rows: an atomic retain. Every count operation on this object is
     // atomic (the rows count in `rowHolds`), so any thread may make it.
     let retained = Unmanaged.passRetained(self)
-    if cog_park_details(retained.toOpaque()) != 0 { Self.releaseParked(onMainActor: false) }
+    if cog_park_details(retained.toOpaque()) != 0 { Self.takeBackParked(retained) }
   }
 
-  /// Gives back or orphans the parked references (`cog_park_details`): in main-actor graph
-  /// code (`onMainActor`), each goes to its rows; elsewhere, only when no graph is alive, so no
-  /// row holds any and each is given back. With none parked (the usual case: the release of
-  /// every dropped descriptor's last row calls this), one load and no lock.
+  /// `descriptorWent` parked `retained` and then saw no graph alive, so no row holds it: it
+  /// takes that one entry back and gives it back, unless graph code took it already. Only its
+  /// own: another thread may have parked details for rows of a graph made since the check.
+  // Lifetime: `retained` is the +1 `descriptorWent` parked; released once, by whoever took it.
   @usableFromInline @inline(never)
-  package static func releaseParked(onMainActor: Bool) {
+  package static func takeBackParked(_ retained: Unmanaged<KeylessDetails>) {
+    if cog_unpark_details(retained.toOpaque()) != 0 { retained.release() }
+  }
+
+  /// Hands the parked references (`cog_park_details`) to their rows (`orphan`), in main-actor
+  /// graph code. With none parked (the usual case: the release of every dropped descriptor's
+  /// last row calls this), one load and no lock.
+  @usableFromInline @inline(never)
+  package static func releaseParked() {
     if cog_parked_details_pending() == 0 { return }
     withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: 64) { batch in
       while true {
@@ -165,7 +173,7 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
         for i in 0..<n {
           // Lifetime: each entry is a +1 `descriptorWent` parked.
           let parked = Unmanaged<KeylessDetails>.fromOpaque(batch[i].unsafelyUnwrapped)
-          if onMainActor { orphan(parked) } else { parked.release() }
+          orphan(parked)
         }
       }
     }

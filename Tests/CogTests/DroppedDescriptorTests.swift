@@ -1,3 +1,4 @@
+import CCogStack
 import CogCore
 import Foundation
 import Testing
@@ -198,6 +199,33 @@ struct DroppedDescriptorTests {
     cog = nil
     // No row held them: no sweep, flush or context end is needed.
     #expect(details == nil)
+  }
+
+  @Test("a descriptor that went with no graph alive gives back its own parked reference only")
+  func parkedWithNoGraphAliveTakesBackItsOwn() {
+    // `other` stands for details parked by another thread for rows of a graph made after
+    // this descriptor's `deinit` saw none alive: they are its rows' to give back.
+    weak var other: KeylessDetails?
+    weak var mine: KeylessDetails?
+    var otherParked: Unmanaged<KeylessDetails>
+    do {
+      let o = KeylessDetails.manual(label: "other", equalityKeeper: nil)
+      let m = KeylessDetails.manual(label: "mine", equalityKeeper: nil)
+      other = o
+      mine = m
+      KeylessDetails.holdRow(Unmanaged.passUnretained(o))
+      otherParked = Unmanaged.passRetained(o)
+      _ = cog_park_details(otherParked.toOpaque())
+      let mineParked = Unmanaged.passRetained(m)
+      _ = cog_park_details(mineParked.toOpaque())
+      KeylessDetails.takeBackParked(mineParked)
+    }
+    #expect(mine == nil)
+    #expect(other != nil)
+    // Clean up: `other` is still parked, or a graph's sweep (another test's) orphaned it.
+    if cog_unpark_details(otherParked.toOpaque()) != 0 { otherParked.release() }
+    if other != nil { KeylessDetails.releaseRow(otherParked) }
+    #expect(other == nil)
   }
 
   @Test("a cog dropped on another thread once no context is left frees its details there")

@@ -81,12 +81,16 @@ int cog_descriptor_is_dropped(int32_t id);
 /// by a mutex: a descriptor's `deinit` is a cold path.
 ///
 /// Pushes `object` (retained); returns 1 when no graph is alive after the push, so that the
-/// caller should take the entries back itself (`cog_take_parked_details`), and 0 otherwise:
+/// caller should take its own entry back (`cog_unpark_details`; only its own: another thread
+/// may have parked one for rows of a graph made since), and 0 otherwise:
 /// a graph's deinit decrements the count before it takes the list, and a push checks the
 /// count after it, so one of the two sees every entry.
 int cog_park_details(void *object);
 /// Takes up to `capacity` parked entries into `out`; returns how many (0: none left).
 intptr_t cog_take_parked_details(void **out, intptr_t capacity);
+/// Takes `object` back out of the parked entries (the last one that is `object`); returns 1
+/// if it was there, 0 if main-actor graph code already took it.
+int cog_unpark_details(void *object);
 
 /// How many entries are parked, kept beside the list (changed under its mutex, sequentially
 /// consistent), so that a caller with nothing to take takes no lock

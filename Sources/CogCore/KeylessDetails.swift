@@ -87,10 +87,14 @@ package class KeylessDetails: RowBehavior, @unchecked Sendable {
     super.init(run: run)
   }
 
+  // `final`, the three: a row's making reads `lifetime`, and a property of this non-final
+  // class was otherwise called through its vtable, not inlined (impl/perf-notes.md, "Stop 50").
   /// The label given at declaration; empty for the default one.
-  @inlinable package var givenLabel: String { extras?.givenLabel ?? "" }
-  @inlinable package var cachePolicy: (limit: Int, retention: Duration)? { extras?.cachePolicy }
-  @inlinable package var lifetime: RowLifetime { extras?.lifetime ?? .context }
+  @inlinable package final var givenLabel: String { extras?.givenLabel ?? "" }
+  @inlinable package final var cachePolicy: (limit: Int, retention: Duration)? {
+    extras?.cachePolicy
+  }
+  @inlinable package final var lifetime: RowLifetime { extras?.lifetime ?? .context }
 
   /// A new row holds `details` (main-actor graph code: `Graph.makeKeylessRow`). Static, on
   /// an unretained reference: a method of this non-final class was called through its vtable

@@ -19,6 +19,7 @@ public enum CogCases {
     v.visit(CogPeakMemory1000())
     v.visit(CogFirstRead())
     v.visit(CogFirstRead(computeds: true))
+    v.visit(CogFirstRead(newContext: true))
     v.visitKeyed(CogKeyedSwitch())
     v.visit(CogDependencyChurn())
     v.visit(CogDeepAPI())
@@ -529,16 +530,32 @@ public struct CogPeakMemory1000: BenchmarkCase {
 /// signal, which makes the signal's row and the edge (the research's "first read of a fresh
 /// state", 10⁶ sources and 10⁶ computeds). Per created row is per computed, its signal's row
 /// included.
+///
+/// `cog/first-read-new-context` (`newContext`, needs `.ownAPI`): `cog/first-read` with each
+/// sample's reads in a context made for it (`ReactiveSystem.firstReadsInNewContext`): the
+/// rows are appended and the columns grow, where the other two reuse the slots the previous
+/// sample freed.
 public struct CogFirstRead: BenchmarkCase {
   public let computeds: Bool
-  public init(computeds: Bool = false) { self.computeds = computeds }
-  public var id: String { computeds ? "cog/first-read-computed" : "cog/first-read" }
-  public var summary: String {
-    computeds
-      ? "first read of a computed: 100,000 fresh computeds over as many fresh signals "
-        + "(1,000,000 at full size), each computed read once"
-      : "first read: 100,000 fresh signals (1,000,000 at full size), each read once"
+  public let newContext: Bool
+  public init(computeds: Bool = false, newContext: Bool = false) {
+    self.computeds = computeds
+    self.newContext = newContext
   }
+  public var id: String {
+    newContext
+      ? "cog/first-read-new-context" : computeds ? "cog/first-read-computed" : "cog/first-read"
+  }
+  public var summary: String {
+    newContext
+      ? "first read in a new context: 100,000 fresh signals (1,000,000 at full size), each "
+        + "read once in a context made for the sample"
+      : computeds
+        ? "first read of a computed: 100,000 fresh computeds over as many fresh signals "
+          + "(1,000,000 at full size), each computed read once"
+        : "first read: 100,000 fresh signals (1,000,000 at full size), each read once"
+  }
+  public var requirements: SystemCapabilities { newContext ? .ownAPI : [] }
   public var createdRows: CreatedRows? {
     CreatedRows(computeds ? .automatic : .manual, quick: 100_000, full: 1_000_000)
   }
@@ -547,7 +564,10 @@ public struct CogFirstRead: BenchmarkCase {
   public func prepare<S: ReactiveSystem>(on system: S, size: CaseSize, checks: CaseChecks)
     -> PreparedCase?
   {
-    computeds
+    if newContext {
+      return system.firstReadsInNewContext(count: createdRows!.count(size), checks: checks)
+    }
+    return computeds
       ? prepareComputeds(on: system, size: size, checks: checks)
       : prepareSignals(on: system, size: size, checks: checks)
   }

@@ -69,6 +69,14 @@ public protocol ReactiveSystem: AnyObject {
     length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
     checks: CaseChecks
   ) -> PreparedCase?
+  /// `cog/first-read-new-context` (needs `.ownAPI`): `count` fresh manual states with values
+  /// 0 ..< `count`, each read once, outside any computation, in a context made for the
+  /// sample with the system's own API and its default size. The context and the states are
+  /// made before the sample, untimed, and the previous sample's go then: every row is
+  /// appended and every column grows from a new context's size, as in an app's first
+  /// screen (`cog/first-read` reads in the system's one context, where a sample's rows reuse
+  /// the slots its previous sample freed). Nil by default.
+  func firstReadsInNewContext(count: Int, checks: CaseChecks) -> PreparedCase?
 }
 
 extension ReactiveSystem where PreparedEffect == () -> Void {
@@ -87,6 +95,7 @@ extension ReactiveSystem {
     length: Int, iterationsPerSample: Int, explainsTurns: Bool, secondContext: Bool,
     checks: CaseChecks
   ) -> PreparedCase? { nil }
+  public func firstReadsInNewContext(count: Int, checks: CaseChecks) -> PreparedCase? { nil }
 }
 
 /// A writable source made by a `ReactiveSystem`.

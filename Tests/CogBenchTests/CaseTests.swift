@@ -80,6 +80,7 @@ func withSystem(_ id: String, _ body: @MainActor (any ReactiveSystem) -> Void) {
       "cog/keyed-diamond", "cog/key-churn", "cog/steady-turn", "cog/cache-steady-turn",
       "cog/box-ref-creation",
       "cog/propagation-arc", "cog/peak-memory-1000", "cog/first-read", "cog/first-read-computed",
+      "cog/first-read-new-context",
       "cog/keyed-switch",
       "cog/dependency-churn",
       "cog/deep-api", "cog/deep-explained", "cog/deep-second-context",

@@ -80,18 +80,60 @@ package struct RowColumns<Edges: EdgeStore> {
     tag.free()
   }
 
-  /// Adds a row at the end of every column, with neutral values; `Graph.allocateRow` sets
-  /// them (for new and reused slots alike).
+  /// Adds a row at the end of every column. Its generation starts at 0; every other field is
+  /// left for `Graph.allocateRow` to store, as it does for a reused slot (all are trivial
+  /// types). The columns are only ever appended together, so their counts and capacities are
+  /// equal: one test, and one cold growth of all nine (appended one by one, with nine tests
+  /// and neutral stores, a fresh state's first read in a new context cost 49 instructions more:
+  /// impl/perf-notes.md, "Stop 50").
   @inlinable package mutating func appendRow() {
-    flags.append([])
-    changedAt.append(0)
-    generation.append(0)
-    valueIndex.append(-1)
-    typeIndex.append(-1)
-    descriptor.append(-1)
-    behavior.append(BehaviorRef(nil))
-    lifetime.append(.context)
-    tag.append(0)
+    let n = flags.count
+    #if DEBUG || COG_INTERNAL_CHECKS
+      checkInStep()
+    #endif
+    if _slowPath(n == flags.capacity) { growAll(minimumCapacity: n &+ 1) }
+    (generation.base + n).initialize(to: 0)
+    let m = n &+ 1  // n < capacity: cannot overflow
+    flags.count = m
+    changedAt.count = m
+    generation.count = m
+    valueIndex.count = m
+    typeIndex.count = m
+    descriptor.count = m
+    behavior.count = m
+    lifetime.count = m
+    tag.count = m
+  }
+
+  @inline(never) @usableFromInline
+  mutating func growAll(minimumCapacity n: Int) {
+    flags.grow(minimumCapacity: n)
+    changedAt.grow(minimumCapacity: n)
+    generation.grow(minimumCapacity: n)
+    valueIndex.grow(minimumCapacity: n)
+    typeIndex.grow(minimumCapacity: n)
+    descriptor.grow(minimumCapacity: n)
+    behavior.grow(minimumCapacity: n)
+    lifetime.grow(minimumCapacity: n)
+    tag.grow(minimumCapacity: n)
+  }
+
+  /// Stops the program if the nine columns' counts or capacities differ (internal checks).
+  @inline(never) @usableFromInline
+  func checkInStep() {
+    let counts = [
+      changedAt.count, generation.count, valueIndex.count, typeIndex.count, descriptor.count,
+      behavior.count, lifetime.count, tag.count,
+    ]
+    let capacities = [
+      changedAt.capacity, generation.capacity, valueIndex.capacity, typeIndex.capacity,
+      descriptor.capacity, behavior.capacity, lifetime.capacity, tag.capacity,
+    ]
+    if counts.contains(where: { $0 != flags.count })
+      || capacities.contains(where: { $0 != flags.capacity })
+    {
+      fatalError("Cog internal check: the row columns are out of step: \(counts), \(capacities)")
+    }
   }
 
   /// Rows in the table (live and free).

@@ -522,8 +522,10 @@ public struct CogPeakMemory1000: BenchmarkCase {
 /// values 0 ..< N outside the measured region, and drops the previous sample's; the region
 /// reads each once, outside any computation. On Cog and its layouts a signal is a descriptor
 /// until its first read in a context makes its row, so this measures what a first read costs
-/// (the record's "Creation per row" divides by N); on systems that make the node with the
-/// signal, it is a plain read.
+/// in a warm context (the record's "Creation per row" divides by N): a sample's rows reuse
+/// the slots its previous sample freed, so no column grows (a new context's first reads:
+/// `cog/first-read-new-context`, below). On systems that make the node with the signal, it
+/// is a plain read.
 ///
 /// `cog/first-read-computed` (`computeds`): N signals and N computeds, computed i = signal i +
 /// 1, and the region reads each computed once: its row, its first run, and its read of the

@@ -15,9 +15,12 @@ struct CreationRenderTests {
   )
   func declarations() {
     let declared = CaseRegistry.all.cases.filter { $0.createdRows != nil }
-    #expect(declared.count == 12)
+    #expect(declared.count == 13)
     #expect(
       declared.first { $0.id == "cog/first-read" }?.createdRows
+        == CreatedRows(.manual, quick: 100_000, full: 1_000_000))
+    #expect(
+      declared.first { $0.id == "cog/first-read-new-context" }?.createdRows
         == CreatedRows(.manual, quick: 100_000, full: 1_000_000))
     #expect(
       declared.first { $0.id == "cog/first-read-computed" }?.createdRows

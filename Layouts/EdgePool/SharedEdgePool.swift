@@ -82,11 +82,47 @@ package struct SharedEdgePool: EdgeStore {
     subsTail.free()
   }
 
+  /// The three heads are made with one capacity and extended only here, together, so their
+  /// counts and capacities are equal (`reservedBytes` counts on it too): a new row is one
+  /// test and three stores (extended one by one, with three tests and a frame, a fresh
+  /// state's first read in a new context cost 15 instructions more: impl/perf-notes.md,
+  /// "Stop 51").
   @inlinable package mutating func ensureRows(_ count: Int) {
-    guard count > depsHead.count else { return }
+    let n = depsHead.count
+    guard count > n else { return }
+    #if DEBUG || COG_INTERNAL_CHECKS
+      checkHeadsInStep()
+    #endif
+    if _fastPath(count == n &+ 1 && n < depsHead.capacity) {
+      (depsHead.base + n).initialize(to: .none)
+      (subsHead.base + n).initialize(to: .none)
+      (subsTail.base + n).initialize(to: .none)
+      depsHead.count = count
+      subsHead.count = count
+      subsTail.count = count
+    } else {
+      extendHeads(to: count)
+    }
+  }
+
+  @inline(never) @usableFromInline
+  mutating func extendHeads(to count: Int) {
     depsHead.extend(to: count, with: .none)
     subsHead.extend(to: count, with: .none)
     subsTail.extend(to: count, with: .none)
+  }
+
+  /// Stops the program if the three heads' counts or capacities differ (internal checks).
+  @inline(never) @usableFromInline
+  func checkHeadsInStep() {
+    if subsHead.count != depsHead.count || subsTail.count != depsHead.count
+      || subsHead.capacity != depsHead.capacity || subsTail.capacity != depsHead.capacity
+    {
+      fatalError(
+        "Cog internal check: the edge pool's row heads are out of step: "
+          + "\([depsHead.count, subsHead.count, subsTail.count]), "
+          + "\([depsHead.capacity, subsHead.capacity, subsTail.capacity])")
+    }
   }
 
   @usableFromInline package var reservedBytes: Int {

@@ -194,33 +194,8 @@ public final class CogSystem: ReactiveSystem {
   /// `cog/first-read-new-context`: fresh manual cogs read once each in a new `Cogs()`.
   @inlinable
   public func firstReadsInNewContext(count n: Int, checks: CaseChecks) -> PreparedCase? {
-    let sample = NewContextSample<Cogs, Cog<Int>>()
-    let setUp: @MainActor () -> Void = {
-      // The previous sample's context and states go first, outside the region.
-      sample.context = nil
-      sample.unretained = []
-      sample.states = []
-      sample.states = (0..<n).map { Cog($0) }
-      sample.unretained = sample.states.map { Unmanaged.passUnretained($0) }
-      sample.context = Cogs()
-      sample.ready = true
-    }
-    // A closure value, not a literal argument (see `deepThroughOwnAPI`).
-    let iterate: @MainActor () -> Void = {
-      if !sample.ready { setUp() }
-      sample.ready = false
-      let graph = sample.context.unsafelyUnwrapped.graph
-      let states = sample.unretained
-      var total = 0
-      // The context's read as its subscript makes it (`graph.read(_:_:)`), of an unretained
-      // name, as `cog/first-read`'s handles: an array element read as a strong reference costs
-      // a retain and a release per read, which are not the read's.
-      for i in 0..<states.count { total &+= graph.read(Unretained(states[i]), .tracked) }
-      checks.expect(
-        total == n * (n - 1) / 2,
-        "cog/first-read-new-context: sum \(total), expected \(n * (n - 1) / 2)")
-    }
-    return PreparedCase(iterationsPerSample: 1, beforeSample: setUp, iterate: iterate)
+    NewContextSample<Cogs, Cog<Int>>.prepare(
+      count: n, checks: checks, state: { Cog($0) }, context: { Cogs() }, graph: { $0.graph })
   }
 
   public func cleanup() {
@@ -291,13 +266,52 @@ extension CogSystem: AsyncReactiveSystem {
 /// `cog/first-read-new-context`'s sample: the context made for it and the states it reads
 /// (both made before the sample, and let go before the next one's are made).
 @MainActor @usableFromInline
-package final class NewContextSample<Context, State: AnyObject> {
+package final class NewContextSample<Context, State: StateName & AnyObject>
+where State.Value == Int {
   @usableFromInline package var context: Context?
   @usableFromInline package var states: [State] = []
   /// `states`, unretained (`states` keeps them).
   @usableFromInline package var unretained: [Unmanaged<State>] = []
   @usableFromInline package var ready = false
   @inlinable package init() {}
+
+  /// The case over any context and manual state type (Cog's own, a layout binding's): `n`
+  /// states made by `state`, read once each in a context made by `context`, whose graph
+  /// `graph` gives. Set-up is untimed; the region reads.
+  @inlinable
+  package static func prepare(
+    count n: Int, checks: CaseChecks, state: @escaping @MainActor (Int) -> State,
+    context: @escaping @MainActor () -> Context,
+    graph: @escaping @MainActor (Context) -> Graph<State.Edges>
+  ) -> PreparedCase {
+    let sample = NewContextSample()
+    let setUp: @MainActor () -> Void = {
+      // The previous sample's context and states go first, outside the region.
+      sample.context = nil
+      sample.unretained = []
+      sample.states = []
+      sample.states = (0..<n).map(state)
+      sample.unretained = sample.states.map { Unmanaged.passUnretained($0) }
+      sample.context = context()
+      sample.ready = true
+    }
+    // A closure value, not a literal argument (see `CogSystem.deepThroughOwnAPI`).
+    let iterate: @MainActor () -> Void = {
+      if !sample.ready { setUp() }
+      sample.ready = false
+      let g = graph(sample.context.unsafelyUnwrapped)
+      let states = sample.unretained
+      var total = 0
+      // The context's read as its subscript makes it (`graph.read(_:_:)`), of an unretained
+      // name, as `cog/first-read`'s handles: an array element read as a strong reference costs
+      // a retain and a release per read, which are not the read's.
+      for i in 0..<states.count { total &+= g.read(Unretained(states[i]), .tracked) }
+      checks.expect(
+        total == n * (n - 1) / 2,
+        "cog/first-read-new-context: sum \(total), expected \(n * (n - 1) / 2)")
+    }
+    return PreparedCase(iterationsPerSample: 1, beforeSample: setUp, iterate: iterate)
+  }
 }
 
 /// The reaction-run counter of the own-API cases: a bump is one add (unchecked exclusivity,

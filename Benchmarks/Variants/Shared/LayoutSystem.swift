@@ -194,33 +194,9 @@ package final class LayoutSystem<Edges: EdgeStore & NamedEdgeLayout, Refs: Refer
   /// does with Cog's).
   @inlinable
   package func firstReadsInNewContext(count n: Int, checks: CaseChecks) -> PreparedCase? {
-    let sample = NewContextSample<LayoutCogs<Edges>, LayoutCog<Int, Edges>>()
-    let setUp: @MainActor () -> Void = {
-      // The previous sample's context and states go first, outside the region.
-      sample.context = nil
-      sample.unretained = []
-      sample.states = []
-      sample.states = (0..<n).map { LayoutCog<Int, Edges>($0) }
-      sample.unretained = sample.states.map { Unmanaged.passUnretained($0) }
-      sample.context = LayoutCogs<Edges>()
-      sample.ready = true
-    }
-    // A closure value, not a literal argument (see `deepThroughOwnAPI`).
-    let iterate: @MainActor () -> Void = {
-      if !sample.ready { setUp() }
-      sample.ready = false
-      let graph = sample.context.unsafelyUnwrapped.graph
-      let states = sample.unretained
-      var total = 0
-      // The context's read as its subscript makes it (`graph.read(_:_:)`), of an unretained
-      // name, as `cog/first-read`'s handles: an array element read as a strong reference costs
-      // a retain and a release per read, which are not the read's.
-      for i in 0..<states.count { total &+= graph.read(Unretained(states[i]), .tracked) }
-      checks.expect(
-        total == n * (n - 1) / 2,
-        "cog/first-read-new-context: sum \(total), expected \(n * (n - 1) / 2)")
-    }
-    return PreparedCase(iterationsPerSample: 1, beforeSample: setUp, iterate: iterate)
+    NewContextSample<LayoutCogs<Edges>, LayoutCog<Int, Edges>>.prepare(
+      count: n, checks: checks, state: { LayoutCog($0) }, context: { LayoutCogs() },
+      graph: { $0.graph })
   }
 
   package func cleanup() {

@@ -39,6 +39,11 @@ struct EdgeStoreConformanceTests {
 
   @Test("many subscribers come and go without a scan going wrong", arguments: layouts)
   func subscriberChurn(layout: EdgeLayout) { layout.store.subscriberChurn() }
+
+  @Test(
+    "rows added one at a time past the reserve, then many at once, start with no edges",
+    arguments: layouts)
+  func rowsAdded(layout: EdgeLayout) { layout.store.rowsAdded() }
 }
 
 @MainActor
@@ -51,6 +56,7 @@ protocol EdgeStoreCase {
   static func nestedRuns()
   static func removeAll()
   static func subscriberChurn()
+  static func rowsAdded()
 }
 
 /// The contract on store `E`, driven as the graph drives it.
@@ -102,6 +108,12 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
       p = store.nextSub(of: Slot(dep), after: p)
     }
     return out
+  }
+
+  static func hasNoEdges(_ store: E, _ row: Int) -> Bool {
+    let noDeps = store.firstDep(of: Slot(row)).isNone
+    let noSubs = store.firstSub(of: Slot(row)).isNone
+    return noDeps && noSubs
   }
 
   static func make(rows: Int) -> E {
@@ -249,6 +261,30 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
     #expect(subs(store, 2) == Set(100..<rows))
     #expect(store.liveEdgeCount == rows - 100)
     check(store, rows: rows)
+    store.free()
+    orphaned.free()
+  }
+
+  /// A new row extends the store's per-row columns by one (the graph's `allocateRow`), past
+  /// the reserved rows' capacity; a context made with many rows at once extends them by many.
+  static func rowsAdded() {
+    var store = E(reservingRows: 4)
+    var orphaned = RawColumn<Slot>()
+    for n in 1...70 {
+      store.ensureRows(n)
+      store.ensureRows(n - 1)  // fewer rows than it has: nothing changes
+      #expect(hasNoEdges(store, n - 1), "row \(n - 1)")
+    }
+    store.ensureRows(300)
+    var allEmpty = true
+    for r in 70..<300 where !hasNoEdges(store, r) { allEmpty = false }
+    #expect(allEmpty)
+    run(&store, 299, reads: [(0, 1), (69, 2), (70, 3), (298, 4)], orphaned: &orphaned)
+    run(&store, 69, reads: [(3, 5)], orphaned: &orphaned)
+    #expect(deps(store, 299) == [0, 69, 70, 298])
+    #expect(deps(store, 69) == [3])
+    #expect(subs(store, 69) == [299] && subs(store, 3) == [69])
+    check(store, rows: 300)
     store.free()
     orphaned.free()
   }

@@ -84,8 +84,8 @@ package struct SharedEdgePool: EdgeStore {
 
   /// The three heads are made with one capacity and extended only here, together, so their
   /// counts and capacities are equal (`reservedBytes` counts on it too): a new row is one
-  /// test and three stores (extended one by one, with three tests and a frame, a fresh
-  /// state's first read in a new context cost 15 instructions more: impl/perf-notes.md,
+  /// test and three stores (extended one column at a time, with a call of `memset` each, a
+  /// fresh state's first read in a new context cost 80 instructions more: impl/perf-notes.md,
   /// "Stop 51").
   @inlinable package mutating func ensureRows(_ count: Int) {
     let n = depsHead.count

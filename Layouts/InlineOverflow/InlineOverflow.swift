@@ -42,7 +42,7 @@ package struct InlineDeps<let N: Int>: DependencyLists {
   }
 
   @inlinable package mutating func ensureRows(_ count: Int) {
-    if count > records.count { records.extend(to: count, with: InlineRecord()) }
+    records.extendRows(to: count, with: InlineRecord())
   }
 
   @inlinable @inline(__always) package func count(of sub: Slot) -> Int32 { records[sub].count }

@@ -25,7 +25,7 @@ package struct ArrayDeps: DependencyLists {
   }
 
   @inlinable package mutating func ensureRows(_ count: Int) {
-    if count > heads.count { heads.extend(to: count, with: ArrayHead()) }
+    heads.extendRows(to: count, with: ArrayHead())
   }
 
   @inlinable @inline(__always) package func count(of sub: Slot) -> Int32 { heads[sub].count }

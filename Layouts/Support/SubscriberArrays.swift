@@ -21,7 +21,7 @@ package struct SubscriberArrays {
   }
 
   @inlinable package mutating func ensureRows(_ count: Int) {
-    if count > heads.count { heads.extend(to: count, with: ArrayHead()) }
+    heads.extendRows(to: count, with: ArrayHead())
   }
 
   @inlinable @inline(__always) package func count(of dep: Slot) -> Int32 { heads[dep].count }

@@ -87,7 +87,7 @@ package struct SharedEdgePool: EdgeStore {
   /// test and three stores (extended one column at a time, with a call of `memset` each, a
   /// fresh state's first read in a new context cost 80 instructions more: impl/perf-notes.md,
   /// "Stop 51").
-  @inlinable package mutating func ensureRows(_ count: Int) {
+  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
     let n = depsHead.count
     guard count > n else { return }
     #if DEBUG || COG_INTERNAL_CHECKS

@@ -41,7 +41,7 @@ package struct InlineDeps<let N: Int>: DependencyLists {
     pool.release()
   }
 
-  @inlinable package mutating func ensureRows(_ count: Int) {
+  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
     records.extendRows(to: count, with: InlineRecord())
   }
 

@@ -24,7 +24,7 @@ package struct ArrayDeps: DependencyLists {
     pool.release()
   }
 
-  @inlinable package mutating func ensureRows(_ count: Int) {
+  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
     heads.extendRows(to: count, with: ArrayHead())
   }
 

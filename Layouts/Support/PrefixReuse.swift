@@ -44,7 +44,7 @@ package struct PrefixReuseEdges<Deps: DependencyLists>: EdgeStore {
     collected.free()
   }
 
-  @inlinable package mutating func ensureRows(_ count: Int) {
+  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
     deps.ensureRows(count)
     subs.ensureRows(count)
   }

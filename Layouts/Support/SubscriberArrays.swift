@@ -20,7 +20,7 @@ package struct SubscriberArrays {
     pool.release()
   }
 
-  @inlinable package mutating func ensureRows(_ count: Int) {
+  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
     heads.extendRows(to: count, with: ArrayHead())
   }
 

@@ -72,7 +72,9 @@ extension Graph {
   /// `details` unretained: a strong one was retained around the hold column's growth.
   // Lifetime: the caller's descriptor keeps `details`; from here the row's count in `rowHolds`
   // does too, until `releaseHold` gives it back.
-  @inlinable package func makeKeylessRow<V>(
+  // Always inlined: its one caller is `KeylessState.resolveSlow` (itself out of line), and
+  // with a new row's column appends inlined the compiler kept it out of line on some layouts.
+  @inlinable @inline(__always) package func makeKeylessRow<V>(
     id: Int32, typeIndex: Int32, initial: V?, details: Unmanaged<KeylessDetails>?, runs: Bool,
     lifetime: RowLifetime, cache: borrowing KeylessCache
   ) -> Slot {

@@ -25,12 +25,11 @@ extension Graph {
       misplaced("reaction '\(withGuaranteed(row) { $0.name })' was registered")
     }
     let id = Reactions.register()
-    // Borrowed, not loaded into a strong local (that cost a retain and a release).
-    let s = withGuaranteed(row) {
-      allocateRow(
-        kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1, behavior: BehaviorRef($0),
-        lifetime: .context)
-    }
+    // Stored unretained from `row` itself: no strong local (that cost a retain and a release),
+    // and no closure around `allocateRow` (`withGuaranteed`'s, which kept it out of line).
+    let s = allocateRow(
+      kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1,
+      behavior: BehaviorRef(unretained: row), lifetime: .context)
     let r = ref(s)
     refresh(s)
     if isFailing { reactionFailed(s) }

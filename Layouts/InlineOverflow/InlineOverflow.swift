@@ -41,7 +41,9 @@ package struct InlineDeps<let N: Int>: DependencyLists {
     pool.release()
   }
 
-  @inlinable @inline(__always) package mutating func ensureRows(_ count: Int) {
+  // Not forced inline, unlike the other layouts' `ensureRows`: a record is large, and forced,
+  // it cost every first read that reuses a slot 8 instructions (impl/perf-notes.md, "Stop 52").
+  @inlinable package mutating func ensureRows(_ count: Int) {
     records.extendRows(to: count, with: InlineRecord())
   }
 

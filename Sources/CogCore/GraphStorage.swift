@@ -85,9 +85,9 @@ package struct RowColumns<Edges: EdgeStore> {
   /// types). The columns are only ever appended together, so their counts and capacities are
   /// equal: one test, and one cold growth of all nine (appended one by one, with nine tests
   /// and neutral stores, a fresh state's first read in a new context cost 49 instructions more:
-  /// impl/perf-notes.md, "Stop 50"). Always inlined, as every layout's `ensureRows`: called
-  /// out of line, the two cost a fresh state's first read in a new context 23 instructions
-  /// more (impl/perf-notes.md, "Stop 52").
+  /// impl/perf-notes.md, "Stop 50"). Always inlined, as the edge stores' `ensureRows` (but
+  /// the inline-overflow one's): called out of line, the two cost a fresh state's first read
+  /// in a new context 23 instructions more (impl/perf-notes.md, "Stop 52").
   @inlinable @inline(__always) package mutating func appendRow() {
     let n = flags.count
     #if DEBUG || COG_INTERNAL_CHECKS

@@ -11,6 +11,12 @@ extension SharedEdgePool {
     run.next.isNone ? .none : deps[Int(run.next.raw)].dep
   }
 
+  /// The cursor's entry: confirmed or linked by this run (`beginRun` starts it at `.none`).
+  @inlinable @inline(__always)
+  package func previous(_ run: Run) -> Slot {
+    run.cursor.isNone ? .none : deps[Int(run.cursor.raw)].dep
+  }
+
   @inlinable @inline(__always)
   package mutating func confirm(_ run: inout Run, version: UInt32) {
     let e = Int(run.next.raw)

@@ -17,6 +17,14 @@ extension PrefixReuseEdges {
     return deps.dep(of: run.sub, at: run.index)
   }
 
+  /// Always `.none`: the array layouts leave a repeated read to `track`. Asked for the row at
+  /// `index - 1`, the read's inline second test cost their steady paths 1–3% (kairo/deep,
+  /// kairo/diamond, `cog/steady-turn`), though steady reads never reach it: the row's list is
+  /// one more base to keep beside the candidate's (impl/perf-notes.md, "Stop 53"). `.none`
+  /// folds the test away.
+  @inlinable @inline(__always)
+  package func previous(_ run: Run) -> Slot { .none }
+
   @inlinable @inline(__always)
   package mutating func confirm(_ run: inout Run, version: UInt32) {
     deps.setVersion(of: run.sub, at: run.index, version)

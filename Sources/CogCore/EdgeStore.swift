@@ -52,6 +52,12 @@ package protocol EdgeStore {
   /// The row the previous run read at this point of the run, or `.none` (read past its old
   /// list, or the run has left it).
   func candidate(_ run: Run) -> Slot
+  /// A row this run has read already (its edge holds the version it saw), or `.none`: the
+  /// row at the run's cursor, read last (or, after a repeat of an earlier read, read before
+  /// it). The read's second inline test: a row read again right away (kairo/repeated's 30
+  /// reads of one signal, kairo/unstable's alternate reads) needs no tracking, because no
+  /// row changes while a body runs. `.none` in `idleRun`.
+  func previous(_ run: Run) -> Slot
   /// The running row read `candidate(run)` again, seeing `version`.
   mutating func confirm(_ run: inout Run, version: UInt32)
   /// The running `sub` read `dep` (not the candidate), seeing `version`.

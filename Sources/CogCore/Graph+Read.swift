@@ -12,9 +12,17 @@ extension Graph {
   /// whose result the fast path went on with, cost the function that inlines this read a
   /// frame of four saved registers; with only tail calls it saves just the caller's `self`.
   ///
+  /// Second inline test (no call either), in a body when there is no candidate: a row this
+  /// run read already (`EdgeStore.previous`: the same row again, as kairo/repeated's 30 reads
+  /// of one signal) that is up to date and not cached needs no tracking: its edge holds the
+  /// version it saw, and no row changes while a body runs. It was `readInBody`'s warm case, a
+  /// call. Tested only without a candidate and only in a body, where it left the steady
+  /// paths' counts as they were; a first run's reads past the first pay the failed test
+  /// (impl/perf-notes.md, "Stop 53").
+  ///
   /// Outside bodies the run is idle (`EdgeStore.idleRun`: an outermost recompute leaves it so),
   /// so its candidate is `.none` and the fast path needs no test of `activeSub`: only a miss
-  /// asks whether a body is running.
+  /// asks whether a body is running, and only then tries the previous row.
   @inlinable @inline(__always)
   package func read<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value where N.Edges == Edges {
     if mode == .tracked {
@@ -23,7 +31,15 @@ extension Graph {
         if _fastPath(rows.flags[c].isDisjoint(with: .attention)) { return confirmed(c, n) }
         return readStaleCandidate(c, n)
       }
-      if !activeSub.isNone { return readInBody(n) }
+      if !activeSub.isNone {
+        if c.isNone {
+          let p = edges.previous(run)
+          if !p.isNone && n.names(p, in: self) && rows.flags[p].isDisjoint(with: .generalRead) {
+            return value(p, n)
+          }
+        }
+        return readInBody(n)
+      }
     }
     return readOutside(n, mode)
   }
@@ -47,14 +63,14 @@ extension Graph {
 
   /// A read inside a body that missed the fast path: resolve the row; the warm case, a row
   /// that is up to date and out of the cache list (a row the body did not read at this point
-  /// last run: the same row twice in a row, a dependency set that changed), needs tracking
-  /// only. Everything else goes on in `readResolved`. Split from `readOutside` so that this
+  /// last run: a dependency set that changed, the run's first row read again), needs
+  /// tracking only. Everything else goes on in `readResolved`. Split from `readOutside` so that this
   /// frame stays small: with the refresh and cycle paths in it, every warm read paid their
   /// saved registers and stack frame.
   @inlinable @inline(never)
   func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)
-    if rows.flags[s].isDisjoint(with: StateFlags.attention.union(.cached)) {
+    if rows.flags[s].isDisjoint(with: .generalRead) {
       edges.track(s, version: rows.changedAt[s], sub: activeSub, &run)
       return value(s, n)
     }

@@ -50,6 +50,12 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   /// What a read must look at before using the value: stale, or part of a pull in progress
   /// (reaching a computing or visiting row closes a cycle).
   @inlinable package static var attention: StateFlags { [.dirty, .pending, .computing, .visiting] }
+  /// What sends a body's read of a row it has found without resolving (`Graph.read`'s
+  /// second test) or resolved (`readInBody`) down the general path: attention, or a cached
+  /// row, whose entry in the cache list the read must take out.
+  @inlinable package static var generalRead: StateFlags {
+    [.dirty, .pending, .computing, .visiting, .cached]
+  }
   /// A row on the way of the current pull: reading it again closes a cycle.
   @inlinable package static var inProgress: StateFlags { [.computing, .visiting] }
   /// Rows the flush settles when push reaches them: reactions (run in step 6) and watched

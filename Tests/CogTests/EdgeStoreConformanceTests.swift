@@ -31,6 +31,11 @@ struct EdgeStoreConformanceTests {
     "a run's first dependency read again between other reads is listed once", arguments: layouts)
   func firstDependencyAgain(layout: EdgeLayout) { layout.store.firstDependencyAgain() }
 
+  @Test(
+    "a run's previous row is one it read, or none; none when idle or just begun",
+    arguments: layouts)
+  func previousRow(layout: EdgeLayout) { layout.store.previousRow() }
+
   @Test("runs nest: an inner run's reads do not mix with the outer's", arguments: layouts)
   func nestedRuns(layout: EdgeLayout) { layout.store.nestedRuns() }
 
@@ -53,6 +58,7 @@ protocol EdgeStoreCase {
   static func changedRun()
   static func repeatedRead()
   static func firstDependencyAgain()
+  static func previousRow()
   static func nestedRuns()
   static func removeAll()
   static func subscriberChurn()
@@ -207,6 +213,39 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
     #expect(deps(store, 9) == [1, 2])
     #expect(versions(store, 9) == [2, 4])
     check(store, rows: 10)
+    store.free()
+    orphaned.free()
+  }
+
+  /// `previous` may serve a read without tracking it (`Graph.read`), so it must only name a
+  /// row the run has already read: after each read of a steady, a changed and a repeating
+  /// run, and with a nested run in between.
+  static func previousRow() {
+    var store = make(rows: 12)
+    var orphaned = RawColumn<Slot>()
+    #expect(store.previous(store.idleRun).isNone)
+    run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
+    for reads in [[1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], [6, 6, 6]] {
+      var r = store.beginRun(Slot(9))
+      #expect(store.previous(r).isNone)
+      var readSoFar: Set<Int32> = []
+      for (i, d) in reads.enumerated() {
+        if i == 1 { run(&store, 10, reads: [7, 7, 8].map { ($0, 1) }, orphaned: &orphaned) }
+        if store.candidate(r) == Slot(d) {
+          store.confirm(&r, version: 2)
+        } else {
+          store.track(Slot(d), version: 2, sub: Slot(9), &r)
+        }
+        readSoFar.insert(Int32(d))
+        let p = store.previous(r)
+        #expect(p.isNone || readSoFar.contains(p.raw), "previous \(p) after reads \(reads[...i])")
+      }
+      store.endRun(r, sub: Slot(9), orphaned: &orphaned)
+      var unique: [Int] = []
+      for d in reads where !unique.contains(d) { unique.append(d) }
+      #expect(deps(store, 9) == unique)
+    }
+    check(store, rows: 12)
     store.free()
     orphaned.free()
   }

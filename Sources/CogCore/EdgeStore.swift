@@ -52,11 +52,11 @@ package protocol EdgeStore {
   /// The row the previous run read at this point of the run, or `.none` (read past its old
   /// list, or the run has left it).
   func candidate(_ run: Run) -> Slot
-  /// A row this run has read already (its edge holds the version it saw), or `.none`: the
-  /// row at the run's cursor, read last (or, after a repeat of an earlier read, read before
-  /// it). The read's second inline test: a row read again right away (kairo/repeated's 30
-  /// reads of one signal, kairo/unstable's alternate reads) needs no tracking, because no
-  /// row changes while a body runs. `.none` in `idleRun`.
+  /// A row this run has read already (its entry holds the version the run saw), or `.none`,
+  /// always allowed: a layout may leave every repeated read to `track`. `.none` in `idleRun`
+  /// and at a run's start. `Graph.read` tries it in a body when there is no candidate: a row
+  /// read again (kairo/repeated's 30 reads of one signal) needs no tracking, because no row
+  /// changes while a body runs.
   func previous(_ run: Run) -> Slot
   /// The running row read `candidate(run)` again, seeing `version`.
   mutating func confirm(_ run: inout Run, version: UInt32)

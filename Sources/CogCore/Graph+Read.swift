@@ -64,9 +64,9 @@ extension Graph {
   /// A read inside a body that missed the fast path: resolve the row; the warm case, a row
   /// that is up to date and out of the cache list (a row the body did not read at this point
   /// last run: a dependency set that changed, the run's first row read again), needs
-  /// tracking only. Everything else goes on in `readResolved`. Split from `readOutside` so that this
-  /// frame stays small: with the refresh and cycle paths in it, every warm read paid their
-  /// saved registers and stack frame.
+  /// tracking only. Everything else goes on in `readResolved`. Split from `readOutside` so
+  /// that this frame stays small: with the refresh and cycle paths in it, every warm read
+  /// paid their saved registers and stack frame.
   @inlinable @inline(never)
   func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)

@@ -53,9 +53,7 @@ package struct StateFlags: OptionSet, Sendable, Hashable {
   /// What sends a body's read of a row it has found without resolving (`Graph.read`'s
   /// second test) or resolved (`readInBody`) down the general path: attention, or a cached
   /// row, whose entry in the cache list the read must take out.
-  @inlinable package static var generalRead: StateFlags {
-    [.dirty, .pending, .computing, .visiting, .cached]
-  }
+  @inlinable package static var generalRead: StateFlags { attention.union(.cached) }
   /// A row on the way of the current pull: reading it again closes a cycle.
   @inlinable package static var inProgress: StateFlags { [.computing, .visiting] }
   /// Rows the flush settles when push reaches them: reactions (run in step 6) and watched

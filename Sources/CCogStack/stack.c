@@ -6,6 +6,12 @@
 #include <unistd.h>
 
 _Thread_local uintptr_t cog_stack_limit = 0;
+_Thread_local uintptr_t cog_stack_switch_below = UINTPTR_MAX;
+
+// The red-zone bound of a segment whose lowest usable address is `low` (saturating).
+static uintptr_t switch_below(uintptr_t low) {
+  return low > UINTPTR_MAX - COG_STACK_RED_ZONE ? UINTPTR_MAX : low + COG_STACK_RED_ZONE;
+}
 
 void *cog_body_graph = 0;
 void *cog_turn_graph = 0;
@@ -33,6 +39,7 @@ uintptr_t cog_stack_limit_slow(void) {
   // Unknown bounds: report plenty left (1 byte as the limit), so nothing switches.
   if (low == 0) low = 1;
   cog_stack_limit = low;
+  cog_stack_switch_below = switch_below(low);
   return low;
 }
 
@@ -134,10 +141,13 @@ int cog_run_on_fresh_stack(size_t size, void (*fn)(void *), void *context) {
   if (base == MAP_FAILED) return -1;
   mprotect(base, page, PROT_NONE);
   uintptr_t saved = cog_stack_limit;
+  uintptr_t saved_below = cog_stack_switch_below;
   cog_stack_limit = (uintptr_t)(base + page);
+  cog_stack_switch_below = switch_below(cog_stack_limit);
   uintptr_t top = ((uintptr_t)(base + total)) & ~(uintptr_t)15;
   cog_switch_stack_call((void *)top, fn, context);
   cog_stack_limit = saved;
+  cog_stack_switch_below = saved_below;
   munmap(base, total);
   return 0;
 #else

@@ -162,7 +162,7 @@ extension Graph {
       let outerGraph = outermost ? nil : cog_get_body_graph()
       // Lifetime: `self` is running the body; the slot is restored to `outerGraph` right after.
       if !outermost { cog_set_body_graph(Unmanaged.passUnretained(self).toOpaque()) }
-      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
+      changed = runBehavior(n)
       if !outermost { cog_set_body_graph(outerGraph) }
       edges.endRun(run, sub: n, orphaned: &work.orphaned)
       activeSub = .none
@@ -245,13 +245,11 @@ extension Graph {
     let changed: Bool
     // A body that runs inside another body adds native frames; a deep chain of them moves
     // to a fresh stack segment when the current one runs low. Outermost bodies skip the
-    // check.
-    if _slowPath(cog_stack_remaining() < Graph.stackRedZone) {
-      changed = runOnFreshStack(n)
+    // check. One compare with the segment's red-zone bound; the exact test is out of line.
+    if _slowPath(cog_stack_is_low()) {
+      changed = runNearStackEnd(n)
     } else {
-      changed = withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) {
-        $0.run($0, self, n)
-      }
+      changed = runBehavior(n)
     }
     edges.endRun(run, sub: n, orphaned: &work.orphaned)
     work.nestedRuns.count &-= 1
@@ -260,12 +258,27 @@ extension Graph {
     return changed
   }
 
-  /// Stack left below which a nested body runs on a fresh segment: room for one more level
-  /// (a body, its reads, a refresh and a recompute: about 0.3 KiB in release, 6 KiB in debug,
-  /// measured on the deep-chain test) plus whatever library code a body calls.
-  @inlinable static var stackRedZone: Int { 192 * 1024 }
+  /// Stack left below which a nested body runs on a fresh segment (`COG_STACK_RED_ZONE`).
+  @inlinable static var stackRedZone: Int { Int(COG_STACK_RED_ZONE) }
   /// Size of a fresh segment: about 13,000 levels in release, 700 in debug.
   @inlinable static var stackSegment: Int { 4 * 1024 * 1024 }
+
+  /// `n`'s nested body where the frame may be in the red zone (`cog_stack_is_low`: in it, or
+  /// on a thread whose stack bounds are not known yet): on a fresh segment when less than
+  /// `stackRedZone` is left, here otherwise.
+  @inline(never) @inlinable
+  func runNearStackEnd(_ n: Slot) -> Bool {
+    if cog_stack_remaining() < Graph.stackRedZone { return runOnFreshStack(n) }
+    return runBehavior(n)
+  }
+
+  /// Calls row `n`'s behavior: computes its new value and returns whether it changed.
+  // Lifetime: the row's hold on its descriptor (or its `ReactionRow`) keeps the behavior
+  // alive while the row exists, and the row outlives its own run.
+  @inlinable @inline(__always)
+  func runBehavior(_ n: Slot) -> Bool {
+    withGuaranteed(rows.behavior[n].object.unsafelyUnwrapped) { $0.run($0, self, n) }
+  }
 
   /// Runs the body of `n` on a fresh stack segment (cold: once per segment's worth of
   /// nesting). Stops with a clear message where the platform cannot switch stacks.
@@ -275,7 +288,7 @@ extension Graph {
     var job = FreshStackJob(graph: Unmanaged.passUnretained(self as AnyObject), slot: n) {
       graph, slot in
       let g = unsafeDowncast(graph, to: Graph.self)
-      return withGuaranteed(g.rows.behavior[slot].object.unsafelyUnwrapped) { $0.run($0, g, slot) }
+      return g.runBehavior(slot)
     }
     let status = withUnsafeMutablePointer(to: &job) { p in
       cog_run_on_fresh_stack(Graph.stackSegment, freshStackTrampoline, UnsafeMutableRawPointer(p))

@@ -1,3 +1,4 @@
+import CCogStack
 import Cog
 import Testing
 
@@ -45,5 +46,35 @@ struct DeepChainTests {
     #expect(try cogs.read(mid) == depth / 2)
     cogs.turn("bump") { w in w[head] = 1 }
     #expect(seen == [depth, depth + 1])
+  }
+
+  /// What one stack check saw: the exact bytes left and the one-compare test.
+  struct StackView {
+    var remaining = 0
+    var low = true
+  }
+
+  @Test("on a fresh segment the one-compare stack check measures that segment, not the thread's")
+  func freshSegmentRedZone() throws {
+    try #require(cog_can_switch_stacks() != 0)
+    // On the thread's own stack, far from its end: both checks agree there is room.
+    #expect(cog_stack_remaining() > Int(COG_STACK_RED_ZONE))
+    #expect(!cog_stack_is_low())
+    var view = StackView()
+    let status = withUnsafeMutablePointer(to: &view) { p in
+      cog_run_on_fresh_stack(
+        4 << 20,
+        { raw in
+          let v = raw!.assumingMemoryBound(to: StackView.self)
+          v.pointee.remaining = cog_stack_remaining()
+          v.pointee.low = cog_stack_is_low()
+        }, p)
+    }
+    #expect(status == 0)
+    // Near the top of a 4 MiB segment: nearly all of it left, so not low.
+    #expect(view.remaining > 3 << 20)
+    #expect(!view.low)
+    // Back on the thread's stack, its own bound again.
+    #expect(!cog_stack_is_low())
   }
 }

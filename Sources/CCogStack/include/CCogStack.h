@@ -17,12 +17,31 @@
 extern "C" {
 #endif
 
+#include <stdbool.h>
+
+/// Stack left below which a nested body runs on a fresh segment (192 KiB): room for one more
+/// level (a body, its reads, a refresh and a recompute: about 0.3 KiB in release, 6 KiB in
+/// debug, measured on the deep-chain test) plus whatever library code a body calls.
+#define COG_STACK_RED_ZONE 196608
+
 /// The lowest usable address of the stack segment the calling thread runs on (0: not yet
 /// known). Thread-local; read only through `cog_stack_remaining`.
 extern _Thread_local uintptr_t cog_stack_limit;
 
+/// `cog_stack_limit` plus `COG_STACK_RED_ZONE`: a frame below it is in the red zone. Kept so
+/// that the check before every nested body is one compare (`cog_stack_is_low`). Starts at
+/// `UINTPTR_MAX` (bounds not yet known), so a thread's first check takes the slow path, which
+/// finds them. Thread-local; set only with `cog_stack_limit`.
+extern _Thread_local uintptr_t cog_stack_switch_below;
+
 /// Finds the calling thread's stack bounds (once per thread) and returns the lowest address.
 uintptr_t cog_stack_limit_slow(void);
+
+/// Whether the current frame may be in the red zone: true in it, and on a thread whose bounds
+/// are not known yet (the caller then asks `cog_stack_remaining`, which finds them).
+static inline bool cog_stack_is_low(void) {
+  return (uintptr_t)__builtin_frame_address(0) < cog_stack_switch_below;
+}
 
 /// Bytes between the current frame and the bottom of the current stack segment.
 static inline size_t cog_stack_remaining(void) {

@@ -156,6 +156,20 @@ extension PerfMarkdown {
     }
     goals.append(growth)
 
+    // L2 misses per cell flat with graph size (CellX, issue 25), on `cog`: judged only where
+    // the simulated last level is the L2.
+    var l2 = Goal(
+      name: "L2 misses per cell flat with graph size, CellX \(growthCases.last!) ÷ "
+        + "\(growthCases.first!) layers on `cog` (≤ \(fixed(l2Goal, 2))×, simulated 1 MiB last "
+        + "level)", measured: "not measured", verdict: verdict(nil))
+    if let ratio = l2Ratio(file, SystemCatalog.referenceID) {
+      l2.measured = "\(fixed(ratio, 2))×"
+      l2.verdict = verdict(ratio <= l2Goal)
+    } else if let size = simulatedLastLevel(file), size != l2Bytes {
+      l2.measured = "not measured: this run's simulated last level is \(size / 1024) KiB"
+    }
+    goals.append(l2)
+
     // Bytes per row and per edge of the shipped layouts (issue 13).
     var storage = Goal(
       name: "bytes per row (≤ \(rowBytesGoal)) and per edge (≤ \(fixed(edgeBytesGoal, 0))), "

@@ -102,6 +102,45 @@ struct GrowthRenderTests {
         "| cog[prefix+inline] | 53 | 24 | 77 (**not met**) | 32.0 | 32.0 (**not met**) | 525 |"))
   }
 
+  @Test(
+    "L2 misses per cell are judged only where the simulated last level is the 1 MiB L2",
+    arguments: [
+      ("LL 1 MiB 16-way", "1.33×", "**not met**", "; L2 misses **not met** |"),
+      (
+        "LL 32 MiB 16-way", "not measured: this run's simulated last level is 32768 KiB",
+        "unavailable", "| 1.00× | 1.00× | met |"
+      ),
+      (nil, "not measured", "unavailable", "| 1.00× | 1.00× | met |"),
+    ] as [(String?, String, String, String)])
+  func l2Goal(geometry: String?, measured: String, verdict: String, ratioRowEnd: String) throws {
+    let dir = try temporaryDirectory()
+    var file = syntheticResult(systems: ["cog", "simple"], complete: true)
+    var results = file["results"] as! [[String: Any]]
+    // Flat wall time; L2 misses per cell 24 at 1,000 layers, 32 at 5,000 (1.33×).
+    for (layers, ll) in [(1000, 24), (2500, 28), (5000, 32)] {
+      results.append(
+        cellx(
+          layers, "cog", ir: 2000 * layers, d1: 50 * layers, ll: ll * layers,
+          wall: Double(layers) * 300, bytes: 4000 * layers))
+    }
+    file["results"] = results
+    var sources = ["d1Misses": "callgrind --cache-sim=yes (test)"]
+    if let geometry {
+      sources["llMisses"] =
+        "callgrind --cache-sim=yes (D1 and I1 32 KiB 8-way, \(geometry), "
+        + "64-byte lines) (test)"
+    }
+    file["counterSources"] = sources
+    let (status, md) = try renderRecord(file, in: dir)
+    #expect(status == 0)
+    #expect(
+      md.contains(
+        "| L2 misses per cell flat with graph size, CellX 5000 ÷ 1000 layers on `cog` (≤ 1.10×, "
+          + "simulated 1 MiB last level) | \(measured) | \(verdict) |"), "\(md)")
+    let ratioRow = md.split(separator: "\n").first { $0.hasPrefix("| cog | 5000 ÷ 1000 |") }
+    #expect(ratioRow?.hasSuffix(ratioRowEnd) == true, "\(ratioRow ?? "no ratio row")")
+  }
+
   @Test("a record without cache counters or storage figures renders, saying what is missing")
   func olderFile() throws {
     let dir = try temporaryDirectory()

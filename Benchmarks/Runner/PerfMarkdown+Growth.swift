@@ -31,17 +31,22 @@ extension PerfMarkdown {
   /// L2 misses per cell on `system`, 5,000 layers' over 1,000 layers'; nil unless the file's
   /// last level is the L2 and both sizes were measured.
   static func l2Ratio(_ file: ResultFile, _ system: String) -> Double? {
-    guard simulatedLastLevel(file) == l2Bytes else { return nil }
-    func perCell(_ layers: Int) -> Double? {
-      guard let r = file.result("cellx/\(layers)", system), r.notApplicable == nil,
-        let v = r.value(.llMisses)?.value
-      else { return nil }
-      return Double(v) / Double(max(r.iterationsPerSample, 1) * layers)
-    }
-    guard let big = perCell(growthCases.last!), let small = perCell(growthCases.first!),
-      small > 0
+    guard simulatedLastLevel(file) == l2Bytes,
+      let big = countPerCell(file, system, growthCases.last!, .llMisses),
+      let small = countPerCell(file, system, growthCases.first!, .llMisses), small > 0
     else { return nil }
     return big / small
+  }
+
+  /// A counted metric of `cellx/<layers>` on `system` per cell: the sample's count over its
+  /// iterations and layers; nil where it was not counted.
+  static func countPerCell(_ file: ResultFile, _ system: String, _ layers: Int, _ metric: Metric)
+    -> Double?
+  {
+    guard let r = file.result("cellx/\(layers)", system), r.notApplicable == nil,
+      let v = r.value(metric)?.value
+    else { return nil }
+    return Double(v) / Double(max(r.iterationsPerSample, 1) * layers)
   }
   /// The goals for storage (issue 13): bytes per row excluding values and edges, per edge.
   static let rowBytesGoal = 64
@@ -87,12 +92,11 @@ extension PerfMarkdown {
         // A column: a metric, and for time which statistic of the samples.
         typealias Column = (metric: Metric, fastest: Bool)
         func perCell(_ layers: Int, _ c: Column) -> Double? {
+          if let x = countPerCell(file, s, layers, c.metric) { return x }
           guard let r = file.result("cellx/\(layers)", s), r.notApplicable == nil else {
             return nil
           }
           let v = r.value(c.metric)
-          let n = Double(max(r.iterationsPerSample, 1) * layers)
-          if let x = v?.value { return Double(x) / n }
           if let x = c.fastest ? v?.min : v?.median { return x / Double(layers) }
           return nil
         }

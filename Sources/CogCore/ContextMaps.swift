@@ -50,7 +50,7 @@ package struct ContextMaps {
   /// a steady turn never inserts.
   @usableFromInline package var cacheCounts: [Int32: Int32] = [:]
   /// The earliest retention deadline among the cached rows.
-  @usableFromInline package var nextCacheDeadline: Duration = .zero
+  @usableFromInline package var nextCacheDeadline: ContextTime = .zero
   /// The context's clock, as time since the context was made: retention deadlines use it,
   /// and tests inject a manual clock. Held by `Graph.clockKeeper`, called unretained.
   // Lifetime: `Graph.clockKeeper` retains the clock for the context's life.

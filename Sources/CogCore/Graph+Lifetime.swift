@@ -4,8 +4,8 @@
 @usableFromInline package struct CacheEntry {
   @usableFromInline package var ref: SlotRef
   @usableFromInline package var descriptor: Int32
-  @usableFromInline package var deadline: Duration
-  @inlinable package init(ref: SlotRef, descriptor: Int32, deadline: Duration) {
+  @usableFromInline package var deadline: ContextTime
+  @inlinable package init(ref: SlotRef, descriptor: Int32, deadline: ContextTime) {
     self.ref = ref
     self.descriptor = descriptor
     self.deadline = deadline
@@ -69,7 +69,7 @@ extension Graph {
       release(s)
       return
     }
-    let deadline = now() + policy.retention
+    let deadline = now().adding(ContextTime(policy.retention))
     rows.flags[s].insert(.cached)
     work.cacheEntries.append(CacheEntry(ref: ref(s), descriptor: id, deadline: deadline))
     if work.cacheEntries.count == 1 || deadline < maps.nextCacheDeadline {
@@ -109,7 +109,7 @@ extension Graph {
   }
 
   @inline(never) @inlinable
-  func expireCache(at t: Duration) {
+  func expireCache(at t: ContextTime) {
     var j = 0
     while j < work.cacheEntries.count {
       if work.cacheEntries[j].deadline <= t {
@@ -118,7 +118,7 @@ extension Graph {
         j += 1
       }
     }
-    var earliest = Duration.zero
+    var earliest = ContextTime.zero
     for k in 0..<work.cacheEntries.count where k == 0 || work.cacheEntries[k].deadline < earliest {
       earliest = work.cacheEntries[k].deadline
     }

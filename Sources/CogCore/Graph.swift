@@ -94,7 +94,8 @@ package final class Graph<Edges: EdgeStore> {
   ///     the columns mid-benchmark.
   ///   - now: the context's clock (time since the context was made), for cache retention.
   @inlinable package init(reservingRows rows: Int = 64, now: (() -> Duration)? = nil) {
-    clockKeeper = GraphClock(now ?? Graph.continuousClock())
+    clockKeeper = GraphClock(
+      now.map { clock in { ContextTime(clock()) } } ?? Graph.continuousClock())
     store = .allocate(capacity: 1)
     store.initialize(to: HotState(reservingRows: rows))
     mapsPointer = .allocate(capacity: 1)
@@ -143,10 +144,11 @@ package final class Graph<Edges: EdgeStore> {
     p.deallocate()
   }
 
-  /// Time since this call, on the continuous clock.
-  @inlinable package nonisolated static func continuousClock() -> () -> Duration {
-    let origin = ContinuousClock.now
-    return { ContinuousClock.now - origin }
+  /// Time since this call, on the clock `ContinuousClock` reads, in integer nanoseconds (see
+  /// `ContextTime`).
+  @inlinable package nonisolated static func continuousClock() -> () -> ContextTime {
+    let origin = cog_continuous_nanoseconds()
+    return { ContextTime(nanoseconds: cog_continuous_nanoseconds() &- origin) }
   }
 
   /// The graph a row's `run` is handed (`RowRun` erases it, so that `RowBehavior` need not be
@@ -173,7 +175,7 @@ package final class Graph<Edges: EdgeStore> {
   }
 
   /// The context's clock now (see `ContextMaps.clock`).
-  @inlinable package func now() -> Duration {
+  @inlinable package func now() -> ContextTime {
     withGuaranteed(mapsPointer.pointee.clock) { $0.now() }
   }
 
@@ -185,6 +187,6 @@ package final class Graph<Edges: EdgeStore> {
 /// unretained: a closure loaded from storage and called costs a retain and release of its
 /// context.
 @usableFromInline package final class GraphClock {
-  @usableFromInline package let now: () -> Duration
-  @usableFromInline package init(_ now: @escaping () -> Duration) { self.now = now }
+  @usableFromInline package let now: () -> ContextTime
+  @usableFromInline package init(_ now: @escaping () -> ContextTime) { self.now = now }
 }

@@ -113,6 +113,38 @@ struct LifetimeChurnTests {
   }
 
   @Test(
+    "retention counts to the nanosecond: kept at one nanosecond before its deadline, gone at it")
+  func retentionToTheNanosecond() {
+    let clock = ManualClock()
+    let box = CogBox(lifetime: .cache(limit: 10, retention: .nanoseconds(1500))) { (k: Int, _) in
+      k
+    }
+    let s = Cog(0)
+    let cogs = Cogs(clock: clock)
+    #expect(cogs[box[1]] == 1)
+    clock.advance(by: .nanoseconds(1499))
+    cogs.turn("tick") { w in w[s] = 1 }
+    #expect(cogs.hasRow(box[1]))
+    clock.advance(by: .nanoseconds(1))
+    cogs.turn("tick") { w in w[s] = 2 }
+    #expect(!cogs.hasRow(box[1]))
+  }
+
+  @Test(
+    "a retention past what 64-bit nanoseconds hold never ends, and a negative one ends at the next turn",
+    arguments: [(Duration.seconds(Int64.max), true), (.seconds(-5), false)])
+  func extremeRetention(retention: Duration, kept: Bool) {
+    let clock = ManualClock()
+    let box = CogBox(lifetime: .cache(limit: 10, retention: retention)) { (k: Int, _) in k }
+    let s = Cog(0)
+    let cogs = Cogs(clock: clock)
+    #expect(cogs[box[1]] == 1)
+    clock.advance(by: .seconds(3_000_000_000))  // 95 years
+    cogs.turn("tick") { w in w[s] = 1 }
+    #expect(cogs.hasRow(box[1]) == kept)
+  }
+
+  @Test(
     "retention is applied after turns: a read past the deadline keeps the row (up to date) until the next turn"
   )
   func retentionAtTurnsNotReads() {

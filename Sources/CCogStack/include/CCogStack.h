@@ -122,6 +122,12 @@ static inline intptr_t cog_parked_details_pending(void) {
   return __c11_atomic_load(&cog_parked_pending, __ATOMIC_SEQ_CST);
 }
 
+/// Nanoseconds on the clock `ContinuousClock` reads (Linux: `CLOCK_BOOTTIME`; Apple:
+/// `CLOCK_MONOTONIC_RAW`), as one integer: a context's cache retention compares these every
+/// turn, in 64-bit arithmetic whose instructions do not depend on the time (see
+/// `ContextTime`).
+int64_t cog_continuous_nanoseconds(void);
+
 /// The Swift runtime's release without an atomic operation (libswiftCore exports it beside
 /// `swift_release`, with the C calling convention). Called through C: Swift may not name a
 /// runtime entry point with `@_silgen_name` (the compiler warns that it will become an error).

@@ -62,7 +62,15 @@ enum RegionRun {
   /// Environment variables a child inherits from the runner (when set); everything else in
   /// its environment is fixed, so that the environment of the shell that started the run
   /// cannot move a count.
-  static let inheritedVariables = ["LD_LIBRARY_PATH", InjectedSystem.variable]
+  static let inheritedVariables = [
+    "LD_LIBRARY_PATH", InjectedSystem.variable, "COG_FAKE_CLOCK_BASE_NS", "COG_FAKE_CLOCK_STEP_NS",
+  ]
+
+  /// A library the children load first (their `LD_PRELOAD`; the runner does not load it):
+  /// scripts/clock-check.sh's fake clock (`scripts/fake-clock.c`, set by the two
+  /// `COG_FAKE_CLOCK_*` variables above), which checks that no count depends on the values
+  /// a clock returns.
+  static let childPreloadVariable = "COG_BENCH_CHILD_PRELOAD"
 
   /// glibc picks its `memcpy`, `memset`, `strlen`, … by CPU features (IFUNCs), and the
   /// choice moves the instructions of regions that allocate or copy: `cog/peak-memory-1000`
@@ -85,6 +93,9 @@ enum RegionRun {
     ]
     for name in inheritedVariables {
       if let value = getenv(name) { environment.append("\(name)=\(String(cString: value))") }
+    }
+    if let preload = getenv(childPreloadVariable) {
+      environment.append("LD_PRELOAD=\(String(cString: preload))")
     }
     return environment
   }

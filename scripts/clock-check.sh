@@ -52,16 +52,7 @@ count() {  # count NAME STEP_NS: prints the result file
 slow="$(count slow 1000)"
 fast="$(count fast 13835058055)"
 
-status=0
-"$bin" same-counts "$slow" "$fast" --systems 'cog*' >"$dir/same-counts.txt" || status=$?
-cat "$dir/same-counts.txt"
-if (( status != 0 )); then
-  if grep -q '^DIFFERENT [^ ]*@' "$dir/same-counts.txt"; then
-    echo "clock-check: FAILED: these counts depend on the clock's values:" >&2
-    sed -n 's/^DIFFERENT \([^ ]*@[^:]*\): \([0-9-]*\) in the reference, \([0-9-]*\) in the other$/\1 \2 \3/p' \
-      "$dir/same-counts.txt" | awk '{ printf "  %s %s: %s (slow clock) -> %s (fast clock) (%+d)\n", $1, $2, $3, $4, $4 - $3 }' >&2
-    exit 2
-  fi
-  exit 1
-fi
+. scripts/same-counts-report.sh
+compare_counts clock-check "$dir/same-counts.txt" "these counts depend on the clock's values" \
+  " (slow clock)" " (fast clock)" "$bin" same-counts "$slow" "$fast" --systems 'cog*' || exit $?
 echo "clock-check: passed in $(( SECONDS - start )) s" >&2

@@ -41,16 +41,8 @@ if ! grep -qxF '  cog[overflow3+inline]' <<<"$listing"; then
   exit 1
 fi
 
-status=0
-"$bin" same-counts "$without" "$with" --systems 'cog*' --other-build >"$dir/same-counts.txt" || status=$?
-cat "$dir/same-counts.txt"
-if (( status != 0 )); then
-  if grep -q '^DIFFERENT [^ ]*@' "$dir/same-counts.txt"; then
-    echo "isolation-check: FAILED: adding cog[overflow3+inline] moved these counts:" >&2
-    sed -n 's/^DIFFERENT \([^ ]*@[^:]*\): \([0-9-]*\) in the reference, \([0-9-]*\) in the other$/\1 \2 \3/p' \
-      "$dir/same-counts.txt" | awk '{ printf "  %s %s: %s -> %s (%+d)\n", $1, $2, $3, $4, $4 - $3 }' >&2
-    exit 2
-  fi
-  exit 1
-fi
+. scripts/same-counts-report.sh
+compare_counts isolation-check "$dir/same-counts.txt" \
+  "adding cog[overflow3+inline] moved these counts" "" "" \
+  "$bin" same-counts "$without" "$with" --systems 'cog*' --other-build || exit $?
 echo "isolation-check: passed in $(( SECONDS - start )) s" >&2

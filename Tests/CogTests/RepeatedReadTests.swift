@@ -65,6 +65,44 @@ struct RepeatedReadTests {
     #expect(dependencies(of: "mixed", in: cogs).sorted() == ["a", "b", "double"])
   }
 
+  @Test("a body reading its first state before each read of another: every flip is followed")
+  func firstStateBeforeEachRead() {
+    // kairo/unstable's shape: after a flip the run's candidate is the state it no longer
+    // reads, and each later read repeats the run's first read or its previous one (found by
+    // `track`'s cursor and first-entry checks, with no entry linked twice).
+    let runs = Runs()
+    let head = Cog(0, label: "head")
+    let double = Cog(label: "double") { c -> Int in
+      runs.hit("double")
+      return c[head] * 2
+    }
+    let inverse = Cog(label: "inverse") { c -> Int in
+      runs.hit("inverse")
+      return -c[head]
+    }
+    let current = Cog(label: "current") { c -> Int in
+      runs.hit("current")
+      var result = 0
+      for _ in 0..<5 { result += c[head] % 2 != 0 ? c[double] : c[inverse] }
+      return result
+    }
+    let cogs = Cogs()
+    var seen: [Int] = []
+    let reaction = cogs.react("watch") { c in seen.append(c[current]) }
+    #expect(dependencies(of: "current", in: cogs) == ["head", "inverse"])
+    for v in 1...6 {
+      cogs.turn("head") { w in w[head] = v }
+      let other = v % 2 != 0 ? "double" : "inverse"
+      #expect(dependencies(of: "current", in: cogs) == ["head", other])
+    }
+    #expect(seen == [0, 10, -10, 30, -20, 50, -30])
+    // Each recomputes only when read stale: double for odd heads, inverse for even ones.
+    #expect(runs["double"] == 3)
+    #expect(runs["inverse"] == 4)
+    #expect(runs["current"] == 7)
+    reaction.cancel()
+  }
+
   @Test("a reaction reading a state twice runs once per change and sees the new value twice")
   func reactionReadsTwice() {
     let a = Cog(1, label: "a")

@@ -19,7 +19,7 @@ def load(name):
     with open(os.path.join(d, name)) as f:
         return json.load(f)
 
-def cog_fastest10(doc, prefix, scale):
+def cog_fastest10(doc, scale):
     out = {}
     for r in doc['results']:
         if r['system'] != 'cog':
@@ -33,7 +33,7 @@ rows = {'sbench': {}, 'kairo': {}}
 order = {'sbench': [], 'kairo': []}
 for n in rounds:
     for suite, scale in (('sbench', 1e-6), ('kairo', 500 * 1e-6)):
-        cog = cog_fastest10(load(f'cog-{suite}-round{n}.json'), suite, scale)
+        cog = cog_fastest10(load(f'cog-{suite}-round{n}.json'), scale)
         alien = load(f'alien-{suite}-round{n}.json')['cases']
         for case, a in alien.items():
             if case not in cog:

@@ -99,6 +99,11 @@ extension LayoutCog: StateName {
   @MainActor @inlinable package func existing(in graph: Graph<Edges>) -> Slot {
     state.existing(in: graph, cache: cache)
   }
+
+  @MainActor @inlinable @inline(__always)
+  package func knownSlot(in graph: Graph<Edges>) -> Slot {
+    state.knownSlot(in: graph, cache: cache)
+  }
 }
 
 /// A keyed box of the layout binding, in the reference layout `Refs` (see `ReferenceLayout`):

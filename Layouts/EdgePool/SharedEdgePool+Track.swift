@@ -25,54 +25,54 @@ extension SharedEdgePool {
     run.next = deps[e].nextDep
   }
 
-  /// Confirms or inserts the dependency `dep` of the running `sub`.
-  ///
-  /// Two O(1) checks inline, as alien-signals' `link` does: the same dependency read twice in
-  /// a row (the cursor edge), and the candidate (a read the fast path did not take); out of
-  /// line, a third (`link`): the run's first dependency read again.
+  /// Whether the running `sub`'s read of `dep` (not the candidate) is an entry the run has,
+  /// then confirmed with `version`: the same dependency read twice in a row (the cursor
+  /// edge), the candidate (a read the fast path did not take), and the run's first dependency
+  /// read again (in place; the cursor stays). Three O(1) checks: alien-signals' `link` makes
+  /// the first two. The third: a body that reads a state before each of its other reads
+  /// (kairo/unstable reads its source before each of its 20 reads of a second state) linked
+  /// a new entry for every repeat without it, 38 inserted and 38 dropped per run.
+  /// alien-signals' third check looks at the dependency's last subscriber instead, with a
+  /// run stamp that this pool's entry has no room for. One compare, so that a run reading
+  /// many new dependencies pays nearly nothing (a search of the first four did not).
   @inlinable @inline(__always)
-  package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+  package mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+    -> Bool
+  {
     if !run.cursor.isNone {
       let c = Int(run.cursor.raw)
       if deps[c].dep == dep {
         deps[c].version = version
-        return
+        return true
       }
     }
     if !run.next.isNone && deps[Int(run.next.raw)].dep == dep {
       confirm(&run, version: version)
-      return
+      return true
     }
-    run.cursor = link(dep: dep, sub: sub, version: version, after: run.cursor, before: run.next)
-  }
-
-  /// The third check, then the insert: the run's first dependency read again is confirmed
-  /// in place (the cursor stays). A body that reads a state before each of its other reads
-  /// (kairo/unstable reads its source before each of its 20 reads of a second state) linked
-  /// a new entry for every repeat without it: 38 inserted and 38 dropped per run.
-  /// alien-signals' third check looks at the dependency's last subscriber instead, with a
-  /// run stamp that this pool's entry has no room for. One compare, so that a run
-  /// reading many new dependencies pays nearly nothing (a search of the first four did not).
-  /// Inline: a frame of its own before `insert`'s cost such runs a call each.
-  @inlinable @inline(__always)
-  package mutating func link(dep: Slot, sub: Slot, version: UInt32, after: EdgeID, before: EdgeID)
-    -> EdgeID
-  {
-    if !after.isNone {
+    if !run.cursor.isNone {
       let first = Int(depsHead[sub].raw)
       if deps[first].dep == dep {
         deps[first].version = version
-        return after
+        return true
       }
     }
-    return insert(dep: dep, sub: sub, version: version, after: after, before: before)
+    return false
+  }
+
+  /// A new entry after the cursor (`trackKnown` found none).
+  @inlinable @inline(__always)
+  package mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+    run.cursor = insert(dep: dep, sub: sub, version: version, after: run.cursor, before: run.next)
   }
 
   /// Links a new entry into `sub`'s dependency list between `after` and `before`, and at the
   /// tail of `dep`'s subscriber list (so push visits subscribers in the order they subscribed).
-  /// Out of line: a steady run confirms its dependencies by cursor and never gets here, and
-  /// inlined into every read this cold path cost the hot one spills and a larger frame.
-  @inline(never) @usableFromInline
+  /// Inline, through `trackNew`: its callers are out of line already and only a run's new
+  /// dependencies get here (a steady run confirms by cursor), so no hot path carries it.
+  /// `Graph.readLinking` is one such caller, whose insert then saves a call and a frame of
+  /// its own (about 19 instructions a new dependency: impl/perf-notes.md, "Stop 57").
+  @inlinable @inline(__always)
   mutating func insert(dep: Slot, sub: Slot, version: UInt32, after: EdgeID, before: EdgeID)
     -> EdgeID
   {

@@ -31,28 +31,33 @@ extension PrefixReuseEdges {
     run.index &+= 1
   }
 
-  /// A read that is not the candidate: the same dependency read again right away (updates
-  /// the version), the run's first dependency read again (`confirmEarlier`),
-  /// or the first mismatch (starts collecting), or a read after it (collects).
+  /// A read that is not the candidate, of an entry the run has: the same dependency read
+  /// again right away (updates the version), the candidate, or the run's first dependency
+  /// read again (`confirmEarlier`); while collecting, the last collected read again.
   @inlinable @inline(__always)
-  package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+  package mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+    -> Bool
+  {
     if run.collectStart < 0 {
       if run.index > 0 && deps.dep(of: sub, at: run.index - 1) == dep {
         deps.setVersion(of: sub, at: run.index - 1, version)
-        return
+        return true
       }
       if run.index < deps.count(of: sub) && deps.dep(of: sub, at: run.index) == dep {
         confirm(&run, version: version)
-        return
+        return true
       }
-      if confirmEarlier(dep, version: version, run) { return }
-      run.collectStart = Int32(truncatingIfNeeded: collected.count)
     } else if collected.count > Int(run.collectStart) && collected[collected.count - 1].dep == dep {
       collected[collected.count - 1].version = version
-      return
-    } else if confirmEarlier(dep, version: version, run) {
-      return
+      return true
     }
+    return confirmEarlier(dep, version: version, run)
+  }
+
+  /// A new dependency (`trackKnown` found none): the first mismatch starts collecting.
+  @inlinable @inline(__always)
+  package mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+    if run.collectStart < 0 { run.collectStart = Int32(truncatingIfNeeded: collected.count) }
     collected.append((dep, version))
   }
 

@@ -183,6 +183,9 @@ extension Cog: StateName {
 
   @MainActor @inlinable
   package func existing(in graph: CogGraph) -> Slot { state.existing(in: graph, cache: cache) }
+
+  @MainActor @inlinable @inline(__always)
+  package func knownSlot(in graph: CogGraph) -> Slot { state.knownSlot(in: graph, cache: cache) }
 }
 
 /// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a

@@ -60,8 +60,13 @@ package protocol EdgeStore {
   func previous(_ run: Run) -> Slot
   /// The running row read `candidate(run)` again, seeing `version`.
   mutating func confirm(_ run: inout Run, version: UInt32)
-  /// The running `sub` read `dep` (not the candidate), seeing `version`.
-  mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+  /// The running `sub` read `dep` (not the candidate), seeing `version`: true when `dep` is
+  /// an entry the run has, found by O(1) checks with no call, and confirmed; false leaves
+  /// everything as it was, for `trackNew`. (`track` is the two together.)
+  mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) -> Bool
+  /// A new dependency `dep` of the running `sub`, seeing `version`, where `trackKnown` just
+  /// found none.
+  mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
   /// Ends the run of `sub`: drops the dependencies it did not read again. Appends to
   /// `orphaned` each row that lost its last subscriber.
   mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>)
@@ -79,6 +84,17 @@ package protocol EdgeStore {
   func checkInvariants(rowCount: Int, isReleased: (Slot) -> Bool)
   /// Frees the store's buffers; called once by the owning graph's `deinit`.
   func free()
+}
+
+extension EdgeStore {
+  /// The running `sub` read `dep` (not the candidate), seeing `version`: confirms the entry
+  /// the run has, or links a new one.
+  @inlinable @inline(__always)
+  package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
+    if !trackKnown(dep, version: version, sub: sub, &run) {
+      trackNew(dep, version: version, sub: sub, &run)
+    }
+  }
 }
 
 /// A position in a store's list, with a sentinel for "none" (the end of a list).

@@ -61,14 +61,37 @@ extension Graph {
     return readInBody(n)
   }
 
-  /// A read inside a body that missed the fast path: resolve the row; the warm case, a row
-  /// that is up to date and out of the cache list (a row the body did not read at this point
-  /// last run: a dependency set that changed, the run's first row read again), needs
-  /// tracking only. Everything else goes on in `readResolved`. Split from `readOutside` so
-  /// that this frame stays small: with the refresh and cycle paths in it, every warm read
-  /// paid their saved registers and stack frame.
+  /// A read inside a body that missed the fast path. Its common cases make no call, so its
+  /// frame saves no register: a row the state knows without a call (`StateName.knownSlot`)
+  /// that is up to date and out of the cache list, and an entry the run has already
+  /// (`EdgeStore.trackKnown`: a row read again, as each of kairo/unstable's reads of its
+  /// source between reads of another). Every other case ends in a tail call of its own: a new
+  /// entry (`readLinking`), a row to resolve (`readTracking`), a stale or cached row
+  /// (`readResolved`). With `resolve` and the insert called in its middle, it saved registers
+  /// on every call: 56.4 instructions a call on kairo/unstable, 46.4 with none
+  /// (impl/perf-notes.md, "Stop 57").
   @inlinable @inline(never)
   func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
+    let s = n.knownSlot(in: self)
+    if s.isNone { return readTracking(n) }
+    if !rows.flags[s].isDisjoint(with: .generalRead) { return readResolved(s, n) }
+    if edges.trackKnown(s, version: rows.changedAt[s], sub: activeSub, &run) {
+      return value(s, n)
+    }
+    return readLinking(s, n)
+  }
+
+  /// `readInBody`'s up-to-date row `s` that is a new dependency of the run.
+  @inlinable @inline(never)
+  func readLinking<N: StateName>(_ s: Slot, _ n: N) -> N.Value where N.Edges == Edges {
+    edges.trackNew(s, version: rows.changedAt[s], sub: activeSub, &run)
+    return value(s, n)
+  }
+
+  /// `readInBody` for a state whose row is not known without a call (a first read in this
+  /// context, a keyed state): resolve it, then track it or go on in `readResolved`.
+  @inlinable @inline(never)
+  func readTracking<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.resolve(in: self)
     if rows.flags[s].isDisjoint(with: .generalRead) {
       edges.track(s, version: rows.changedAt[s], sub: activeSub, &run)

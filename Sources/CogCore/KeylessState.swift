@@ -106,9 +106,15 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// descriptor object, with the descriptor's id).
   @MainActor @inlinable @inline(__always)
   package func resolve(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
-    let s = graph.cachedKeylessSlot(id: cache.id, cache: cache)
+    let s = knownSlot(in: graph, cache: cache)
     if _fastPath(!s.isNone) { return s }
     return resolveSlow(in: graph, cache: cache)
+  }
+
+  /// `StateName.knownSlot`: the row through the descriptor's cache, or `.none` (no call).
+  @MainActor @inlinable @inline(__always)
+  package func knownSlot(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
+    graph.cachedKeylessSlot(id: cache.id, cache: cache)
   }
 
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context,

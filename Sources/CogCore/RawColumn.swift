@@ -64,7 +64,8 @@ package struct RawColumn<Element> {
     assert(n >= 0 && n <= count)
     if n == 0 { return }
     base.deinitialize(count: n)
-    (base).moveInitialize(from: base + n, count: count - n)
+    // All of it (the collector's usual case): no move, which was a call to `memmove`.
+    if n < count { base.moveInitialize(from: base + n, count: count - n) }
     count -= n
   }
 

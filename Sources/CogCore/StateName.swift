@@ -17,6 +17,16 @@ package protocol StateName {
   func resolve(in graph: Graph<Edges>) -> Slot
   /// This state's row in `graph`, or `.none`; creates nothing.
   func existing(in graph: Graph<Edges>) -> Slot
+  /// This state's row in `graph` when it is known with no call and no hash (a keyless
+  /// descriptor's cache), else `.none`, after which `resolve` finds or makes it. Lets
+  /// `Graph.readInBody` keep its common cases free of calls.
+  func knownSlot(in graph: Graph<Edges>) -> Slot
+}
+
+extension StateName {
+  /// Keyed states: a key's row is found by hashing, so never known without a call.
+  @inlinable @inline(__always)
+  package func knownSlot(in graph: Graph<Edges>) -> Slot { .none }
 }
 
 /// What a read does besides returning the value.
@@ -54,5 +64,9 @@ package struct Unretained<Name: StateName & AnyObject>: StateName {
   @inlinable
   package func existing(in graph: Graph<Edges>) -> Slot {
     withGuaranteed(name) { $0.existing(in: graph) }
+  }
+  @inlinable @inline(__always)
+  package func knownSlot(in graph: Graph<Edges>) -> Slot {
+    withGuaranteed(name) { $0.knownSlot(in: graph) }
   }
 }

@@ -32,6 +32,11 @@ struct EdgeStoreConformanceTests {
   func firstDependencyAgain(layout: EdgeLayout) { layout.store.firstDependencyAgain() }
 
   @Test(
+    "trackKnown finds a read the run has; when it finds none it changes nothing",
+    arguments: layouts)
+  func knownThenNew(layout: EdgeLayout) { layout.store.knownThenNew() }
+
+  @Test(
     "a run's previous row is one it read, or none; none when idle or just begun",
     arguments: layouts)
   func previousRow(layout: EdgeLayout) { layout.store.previousRow() }
@@ -58,6 +63,7 @@ protocol EdgeStoreCase {
   static func changedRun()
   static func repeatedRead()
   static func firstDependencyAgain()
+  static func knownThenNew()
   static func previousRow()
   static func nestedRuns()
   static func removeAll()
@@ -203,6 +209,43 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
     #expect(store.liveEdgeCount == 2)
     check(store, rows: 10)
     store.free()
+    orphaned.free()
+  }
+
+  /// `Graph.readInBody` asks `trackKnown` first and calls `trackNew` only when it says false,
+  /// so a false must leave the store and the run as they were. The same runs, with a failed
+  /// `trackKnown` of a row never read (at another version) before every read, keep their
+  /// candidates and end as they do through `track`; and a row just read is always known.
+  static func knownThenNew() {
+    var plain = make(rows: 12)
+    var probed = make(rows: 12)
+    var orphaned = RawColumn<Slot>()
+    let runs: [[Int]] = [[1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], [6, 1, 6, 1], [1, 2, 3]]
+    for (k, reads) in runs.enumerated() {
+      let v = UInt32(k + 1)
+      run(&plain, 9, reads: reads.map { ($0, v) }, orphaned: &orphaned)
+      var r = probed.beginRun(Slot(9))
+      for dep in reads {
+        let never = Slot(Int32(10 + k % 2))  // rows 10 and 11 are never read
+        let (candidate, previous) = (probed.candidate(r), probed.previous(r))
+        #expect(!probed.trackKnown(never, version: 99, sub: Slot(9), &r))
+        #expect(probed.candidate(r) == candidate && probed.previous(r) == previous)
+        if probed.candidate(r) == Slot(dep) {
+          probed.confirm(&r, version: v)
+        } else if !probed.trackKnown(Slot(dep), version: v, sub: Slot(9), &r) {
+          probed.trackNew(Slot(dep), version: v, sub: Slot(9), &r)
+        }
+        #expect(probed.trackKnown(Slot(dep), version: v, sub: Slot(9), &r))
+      }
+      probed.endRun(r, sub: Slot(9), orphaned: &orphaned)
+      #expect(deps(probed, 9) == deps(plain, 9))
+      #expect(versions(probed, 9) == versions(plain, 9))
+      #expect(probed.liveEdgeCount == plain.liveEdgeCount)
+      for d in 1...11 { #expect(subs(probed, d) == subs(plain, d)) }
+    }
+    check(probed, rows: 12)
+    plain.free()
+    probed.free()
     orphaned.free()
   }
 

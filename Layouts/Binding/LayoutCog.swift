@@ -104,6 +104,11 @@ extension LayoutCog: StateName {
   package func knownSlot(in graph: Graph<Edges>) -> Slot {
     state.knownSlot(in: graph, cache: cache)
   }
+
+  @MainActor @inlinable @inline(__always)
+  package func resolveUnknown(in graph: Graph<Edges>) -> Slot {
+    state.resolveSlow(in: graph, cache: cache)
+  }
 }
 
 /// A keyed box of the layout binding, in the reference layout `Refs` (see `ReferenceLayout`):

@@ -25,8 +25,9 @@ extension SharedEdgePool {
     run.next = deps[e].nextDep
   }
 
-  /// Whether the running `sub`'s read of `dep` (not the candidate) is an entry the run has,
-  /// then confirmed with `version`: the same dependency read twice in a row (the cursor
+  /// `EdgeStore.trackInline`: whether the running `sub`'s read of `dep` (not the candidate)
+  /// is an entry the run has, then confirmed with `version` (a new entry is `trackNew`'s, out
+  /// of line): the same dependency read twice in a row (the cursor
   /// edge), the candidate (a read the fast path did not take), and the run's first dependency
   /// read again (in place; the cursor stays). Three O(1) checks: alien-signals' `link` makes
   /// the first two. The third: a body that reads a state before each of its other reads
@@ -36,7 +37,7 @@ extension SharedEdgePool {
   /// run stamp that this pool's entry has no room for. One compare, so that a run reading
   /// many new dependencies pays nearly nothing (a search of the first four did not).
   @inlinable @inline(__always)
-  package mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+  package mutating func trackInline(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
     -> Bool
   {
     if !run.cursor.isNone {
@@ -60,7 +61,7 @@ extension SharedEdgePool {
     return false
   }
 
-  /// A new entry after the cursor (`trackKnown` found none).
+  /// A new entry after the cursor (`trackInline` found none).
   @inlinable @inline(__always)
   package mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
     run.cursor = insert(dep: dep, sub: sub, version: version, after: run.cursor, before: run.next)

@@ -31,11 +31,13 @@ extension PrefixReuseEdges {
     run.index &+= 1
   }
 
-  /// A read that is not the candidate, of an entry the run has: the same dependency read
+  /// A read that is not the candidate (`EdgeStore.trackInline`): the same dependency read
   /// again right away (updates the version), the candidate, or the run's first dependency
-  /// read again (`confirmEarlier`); while collecting, the last collected read again.
+  /// read again (`confirmEarlier`); while collecting, the last collected read again. Else a
+  /// new dependency, collected when `collected` has room (the first starts collecting);
+  /// false only when it is full.
   @inlinable @inline(__always)
-  package mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
+  package mutating func trackInline(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
     -> Bool
   {
     if run.collectStart < 0 {
@@ -51,10 +53,14 @@ extension PrefixReuseEdges {
       collected[collected.count - 1].version = version
       return true
     }
-    return confirmEarlier(dep, version: version, run)
+    if confirmEarlier(dep, version: version, run) { return true }
+    let start = Int32(truncatingIfNeeded: collected.count)
+    if !collected.appendInPlace((dep, version)) { return false }
+    if run.collectStart < 0 { run.collectStart = start }
+    return true
   }
 
-  /// A new dependency (`trackKnown` found none): the first mismatch starts collecting.
+  /// A new dependency, `collected` being full (`trackInline` did nothing).
   @inlinable @inline(__always)
   package mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
     if run.collectStart < 0 { run.collectStart = Int32(truncatingIfNeeded: collected.count) }

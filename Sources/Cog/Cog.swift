@@ -186,6 +186,11 @@ extension Cog: StateName {
 
   @MainActor @inlinable @inline(__always)
   package func knownSlot(in graph: CogGraph) -> Slot { state.knownSlot(in: graph, cache: cache) }
+
+  @MainActor @inlinable @inline(__always)
+  package func resolveUnknown(in graph: CogGraph) -> Slot {
+    state.resolveSlow(in: graph, cache: cache)
+  }
 }
 
 /// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a

@@ -60,12 +60,13 @@ package protocol EdgeStore {
   func previous(_ run: Run) -> Slot
   /// The running row read `candidate(run)` again, seeing `version`.
   mutating func confirm(_ run: inout Run, version: UInt32)
-  /// The running `sub` read `dep` (not the candidate), seeing `version`: true when `dep` is
-  /// an entry the run has, found by O(1) checks with no call, and confirmed; false leaves
-  /// everything as it was, for `trackNew`. (`track` is the two together.)
-  mutating func trackKnown(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) -> Bool
-  /// A new dependency `dep` of the running `sub`, seeing `version`, where `trackKnown` just
-  /// found none.
+  /// The running `sub` read `dep` (not the candidate), seeing `version`: the part of `track`
+  /// that needs no call. Confirms an entry the run has (found by O(1) checks), or links a new
+  /// one if the store can without a call; true when done. False leaves the store and the run
+  /// as they were, for `trackNew`. (`track` is the two together.)
+  mutating func trackInline(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) -> Bool
+  /// The rest of `track`: a new dependency `dep` of the running `sub`, seeing `version`,
+  /// where `trackInline` just did nothing.
   mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
   /// Ends the run of `sub`: drops the dependencies it did not read again. Appends to
   /// `orphaned` each row that lost its last subscriber.
@@ -91,7 +92,7 @@ extension EdgeStore {
   /// the run has, or links a new one.
   @inlinable @inline(__always)
   package mutating func track(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run) {
-    if !trackKnown(dep, version: version, sub: sub, &run) {
+    if !trackInline(dep, version: version, sub: sub, &run) {
       trackNew(dep, version: version, sub: sub, &run)
     }
   }

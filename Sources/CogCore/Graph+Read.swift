@@ -63,25 +63,26 @@ extension Graph {
 
   /// A read inside a body that missed the fast path. Its common cases make no call, so its
   /// frame saves no register: a row the state knows without a call (`StateName.knownSlot`)
-  /// that is up to date and out of the cache list, and an entry the run has already
-  /// (`EdgeStore.trackKnown`: a row read again, as each of kairo/unstable's reads of its
-  /// source between reads of another). Every other case ends in a tail call of its own: a new
-  /// entry (`readLinking`), a row to resolve (`readTracking`), a stale or cached row
-  /// (`readResolved`). With `resolve` and the insert called in its middle, it saved registers
-  /// on every call: 56.4 instructions a call on kairo/unstable, 46.4 with none
-  /// (impl/perf-notes.md, "Stop 57").
+  /// that is up to date and out of the cache list, tracked by `EdgeStore.trackInline` (a
+  /// row the run read already, as each of kairo/unstable's reads of its source between reads
+  /// of another; an array store's new dependency). Every other case ends in a tail call of
+  /// its own: a pool's new entry (`readLinking`), a row to resolve (`readTracking`), a stale
+  /// or cached row (`readResolved`). With `resolve` and the insert called in its middle, it
+  /// saved registers on every call: 56.4 instructions a call on kairo/unstable, 46.4 with
+  /// none (impl/perf-notes.md, "Stop 57").
   @inlinable @inline(never)
   func readInBody<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
     let s = n.knownSlot(in: self)
     if s.isNone { return readTracking(n) }
     if !rows.flags[s].isDisjoint(with: .generalRead) { return readResolved(s, n) }
-    if edges.trackKnown(s, version: rows.changedAt[s], sub: activeSub, &run) {
+    if edges.trackInline(s, version: rows.changedAt[s], sub: activeSub, &run) {
       return value(s, n)
     }
     return readLinking(s, n)
   }
 
-  /// `readInBody`'s up-to-date row `s` that is a new dependency of the run.
+  /// `readInBody`'s up-to-date row `s` that `trackInline` left: a new dependency that takes
+  /// a call (the pool's insert, an array store's growth).
   @inlinable @inline(never)
   func readLinking<N: StateName>(_ s: Slot, _ n: N) -> N.Value where N.Edges == Edges {
     edges.trackNew(s, version: rows.changedAt[s], sub: activeSub, &run)
@@ -92,7 +93,7 @@ extension Graph {
   /// context, a keyed state): resolve it, then track it or go on in `readResolved`.
   @inlinable @inline(never)
   func readTracking<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
-    let s = n.resolve(in: self)
+    let s = n.resolveUnknown(in: self)
     if rows.flags[s].isDisjoint(with: .generalRead) {
       edges.track(s, version: rows.changedAt[s], sub: activeSub, &run)
       return value(s, n)

@@ -120,7 +120,7 @@ package struct KeylessState<Value, Edges: EdgeStore> {
   /// A cache miss: the context's row, or a new one (cold: once per descriptor per context,
   /// and on each read in a context while another live context holds the cache).
   @MainActor @inlinable @inline(never)
-  func resolveSlow(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
+  package func resolveSlow(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
     let id = cache.id
     let s = graph.keylessSlotSlow(id: id, cache: cache)
     if !s.isNone { return s }

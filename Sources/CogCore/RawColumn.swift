@@ -53,6 +53,14 @@ package struct RawColumn<Element> {
     count &+= 1  // count < capacity: cannot overflow (saves an overflow check per push)
   }
 
+  /// Appends `e` when there is room without growing; false (nothing appended) when full.
+  @inlinable @inline(__always) package mutating func appendInPlace(_ e: Element) -> Bool {
+    if count == capacity { return false }
+    (base + count).initialize(to: e)
+    count &+= 1
+    return true
+  }
+
   @inlinable @inline(__always) package mutating func removeLast() -> Element {
     assert(count > 0)
     count &-= 1

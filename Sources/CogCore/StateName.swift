@@ -21,12 +21,17 @@ package protocol StateName {
   /// descriptor's cache), else `.none`, after which `resolve` finds or makes it. Lets
   /// `Graph.readInBody` keep its common cases free of calls.
   func knownSlot(in graph: Graph<Edges>) -> Slot
+  /// `resolve`, where `knownSlot` just returned `.none` (so it need not look there again).
+  func resolveUnknown(in graph: Graph<Edges>) -> Slot
 }
 
 extension StateName {
   /// Keyed states: a key's row is found by hashing, so never known without a call.
   @inlinable @inline(__always)
   package func knownSlot(in graph: Graph<Edges>) -> Slot { .none }
+
+  @inlinable @inline(__always)
+  package func resolveUnknown(in graph: Graph<Edges>) -> Slot { resolve(in: graph) }
 }
 
 /// What a read does besides returning the value.
@@ -68,5 +73,9 @@ package struct Unretained<Name: StateName & AnyObject>: StateName {
   @inlinable @inline(__always)
   package func knownSlot(in graph: Graph<Edges>) -> Slot {
     withGuaranteed(name) { $0.knownSlot(in: graph) }
+  }
+  @inlinable @inline(__always)
+  package func resolveUnknown(in graph: Graph<Edges>) -> Slot {
+    withGuaranteed(name) { $0.resolveUnknown(in: graph) }
   }
 }

@@ -32,9 +32,9 @@ struct EdgeStoreConformanceTests {
   func firstDependencyAgain(layout: EdgeLayout) { layout.store.firstDependencyAgain() }
 
   @Test(
-    "trackKnown finds a read the run has; when it finds none it changes nothing",
+    "trackInline tracks a read the run has; when it does nothing it changes nothing",
     arguments: layouts)
-  func knownThenNew(layout: EdgeLayout) { layout.store.knownThenNew() }
+  func inlineThenNew(layout: EdgeLayout) { layout.store.inlineThenNew() }
 
   @Test(
     "a run's previous row is one it read, or none; none when idle or just begun",
@@ -63,7 +63,7 @@ protocol EdgeStoreCase {
   static func changedRun()
   static func repeatedRead()
   static func firstDependencyAgain()
-  static func knownThenNew()
+  static func inlineThenNew()
   static func previousRow()
   static func nestedRuns()
   static func removeAll()
@@ -212,38 +212,48 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
     orphaned.free()
   }
 
-  /// `Graph.readInBody` asks `trackKnown` first and calls `trackNew` only when it says false,
-  /// so a false must leave the store and the run as they were. The same runs, with a failed
-  /// `trackKnown` of a row never read (at another version) before every read, keep their
-  /// candidates and end as they do through `track`; and a row just read is always known.
-  static func knownThenNew() {
-    var plain = make(rows: 12)
-    var probed = make(rows: 12)
+  /// `Graph.readInBody` calls `trackInline` and, only when it says false, `trackNew`; so a
+  /// false must leave the store and the run as they were. Runs that read rows again, drop
+  /// some and read many new ones (past a store's first capacity) end as they do through
+  /// `track`; every false leaves the run's candidate, previous row and edge count as they
+  /// were; and a row just read is always tracked inline.
+  static func inlineThenNew() {
+    var plain = make(rows: 200)
+    var probed = make(rows: 200)
     var orphaned = RawColumn<Slot>()
-    let runs: [[Int]] = [[1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], [6, 1, 6, 1], [1, 2, 3]]
+    let many = Array(100..<190)
+    let runs: [[Int]] = [
+      [1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], many, [6, 1, 6, 1] + many, [1, 2, 3],
+    ]
+    var falses = 0
     for (k, reads) in runs.enumerated() {
       let v = UInt32(k + 1)
       run(&plain, 9, reads: reads.map { ($0, v) }, orphaned: &orphaned)
       var r = probed.beginRun(Slot(9))
       for dep in reads {
-        let never = Slot(Int32(10 + k % 2))  // rows 10 and 11 are never read
-        let (candidate, previous) = (probed.candidate(r), probed.previous(r))
-        #expect(!probed.trackKnown(never, version: 99, sub: Slot(9), &r))
-        #expect(probed.candidate(r) == candidate && probed.previous(r) == previous)
         if probed.candidate(r) == Slot(dep) {
           probed.confirm(&r, version: v)
-        } else if !probed.trackKnown(Slot(dep), version: v, sub: Slot(9), &r) {
-          probed.trackNew(Slot(dep), version: v, sub: Slot(9), &r)
+        } else {
+          let (candidate, previous) = (probed.candidate(r), probed.previous(r))
+          let edges = probed.liveEdgeCount
+          if !probed.trackInline(Slot(dep), version: v, sub: Slot(9), &r) {
+            falses += 1
+            #expect(probed.candidate(r) == candidate && probed.previous(r) == previous)
+            #expect(probed.liveEdgeCount == edges)
+            probed.trackNew(Slot(dep), version: v, sub: Slot(9), &r)
+          }
         }
-        #expect(probed.trackKnown(Slot(dep), version: v, sub: Slot(9), &r))
+        #expect(probed.trackInline(Slot(dep), version: v, sub: Slot(9), &r))
       }
       probed.endRun(r, sub: Slot(9), orphaned: &orphaned)
       #expect(deps(probed, 9) == deps(plain, 9))
       #expect(versions(probed, 9) == versions(plain, 9))
       #expect(probed.liveEdgeCount == plain.liveEdgeCount)
-      for d in 1...11 { #expect(subs(probed, d) == subs(plain, d)) }
+      for d in [1, 2, 3, 4, 5, 6, 100, 150, 189] { #expect(subs(probed, d) == subs(plain, d)) }
     }
-    check(probed, rows: 12)
+    // The pool says false for every new entry, an array store when `collected` is full.
+    #expect(falses > 0)
+    check(probed, rows: 200)
     plain.free()
     probed.free()
     orphaned.free()

@@ -11,7 +11,8 @@
 #   SCRATCH  the SwiftPM scratch path (`--scratch-path`)
 #   ARGS     further `swift build` arguments (the product, `-Xcc -gdwarf-4`, ...)
 # The fingerprint covers the contents of Package.swift and every file under Sources, Layouts,
-# Benchmarks and Tests, the toolchain's version, ARGS, the environment variables the manifest
+# Benchmarks and Tests/ReleaseProbe (the one release product under Tests; all of Tests when
+# ARGS has --build-tests), the toolchain's version, ARGS, the environment variables the manifest
 # reads and the system headers it looks for; it is kept as SCRATCH/release-sources.sha256 once
 # a build succeeds. A build that makes cog-bench stamps it with the checkout's measured paths
 # (`<bin>/cog-bench.sources.json`; result files record it as `environment.build.sources`).
@@ -28,6 +29,13 @@ fi
 scratch="$1"
 shift
 
+# Test targets are release products only with --build-tests; otherwise a test's edit would
+# rebuild every release product from scratch.
+tests=Tests/ReleaseProbe
+for arg in "$@"; do
+  if [[ "$arg" == --build-tests ]]; then tests=Tests; fi
+done
+
 fingerprint() {
   {
     swift --version 2>&1
@@ -38,7 +46,7 @@ fingerprint() {
       printf '%s=%s\n' "$name" "${!name-}"
     done
     ls -d /usr/{,local/}include/{jemalloc/jemalloc,valgrind/callgrind}.h 2>/dev/null || true
-    find Package.swift Sources Layouts Benchmarks Tests -type f -print0 | LC_ALL=C sort -z |
+    find Package.swift Sources Layouts Benchmarks "$tests" -type f -print0 | LC_ALL=C sort -z |
       xargs -0 sha256sum
   } | sha256sum | cut -d' ' -f1
 }

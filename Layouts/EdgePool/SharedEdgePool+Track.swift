@@ -26,11 +26,10 @@ extension SharedEdgePool {
   }
 
   /// `EdgeStore.trackInline`: whether the running `sub`'s read of `dep` (not the candidate)
-  /// is an entry the run has, then confirmed with `version` (a new entry is `trackNew`'s, out
-  /// of line): the same dependency read twice in a row (the cursor
-  /// edge), the candidate (a read the fast path did not take), and the run's first dependency
-  /// read again (in place; the cursor stays). Three O(1) checks: alien-signals' `link` makes
-  /// the first two. The third: a body that reads a state before each of its other reads
+  /// is an entry the run has, then confirmed with `version` (a new entry is `trackNew`'s):
+  /// the same dependency read twice in a row (the cursor edge), the candidate (a read the
+  /// fast path did not take), and the run's first dependency read again (in place; the
+  /// cursor stays). Three O(1) checks: alien-signals' `link` makes the first two. The third: a body that reads a state before each of its other reads
   /// (kairo/unstable reads its source before each of its 20 reads of a second state) linked
   /// a new entry for every repeat without it, 38 inserted and 38 dropped per run.
   /// alien-signals' third check looks at the dependency's last subscriber instead, with a
@@ -72,7 +71,8 @@ extension SharedEdgePool {
   /// Inline, through `trackNew`: its callers are out of line already and only a run's new
   /// dependencies get here (a steady run confirms by cursor), so no hot path carries it.
   /// `Graph.readLinking` is one such caller, whose insert then saves a call and a frame of
-  /// its own (about 19 instructions a new dependency: impl/perf-notes.md, "Stop 57").
+  /// its own (a first run's new dependency on create1000to1: 108 → 100 instructions with
+  /// `readInBody`'s change; impl/perf-notes.md, "Stop 57").
   @inlinable @inline(__always)
   mutating func insert(dep: Slot, sub: Slot, version: UInt32, after: EdgeID, before: EdgeID)
     -> EdgeID

@@ -151,8 +151,40 @@ extension Graph {
     maps.leases[Int(s.raw)] = left
     if left == 0 {
       rows.flags[s].remove(.leased)
-      work.orphaned.append(s)
+      if isCollectable(s) { work.orphaned.append(s) }
     }
+  }
+
+  /// Whether the collector would do anything with row `s` if it were unobserved: a row with
+  /// a lifetime (released or cached), or any row while a sweep runs (a dropped descriptor's
+  /// row goes whatever its lifetime). A `.context` row outside a sweep stays, so it is not
+  /// queued: `collectSlow` would only look at it and pass over it. (A dropped descriptor's
+  /// row that is not queued is found by the next sweep, which looks at every row.)
+  @inlinable @inline(__always)
+  func isCollectable(_ s: Slot) -> Bool {
+    rows.lifetime[s] != .context || maps.sweeping
+  }
+
+  /// Removes from `work.orphaned`, from `start` on (what one release just added), the rows
+  /// that are not `isCollectable`: a cancelled reaction's `.context` dependencies, such as
+  /// every signal of sbench's create cases, no longer make the operation's end call
+  /// `collectSlow` (impl/perf-notes.md, "Stop 58").
+  @inlinable @inline(never)
+  func keepCollectable(from start: Int) {
+    // `isCollectable`, with the sweep's test taken out of the loop.
+    if maps.sweeping { return }
+    let end = work.orphaned.count
+    var kept = start
+    var i = start
+    while i < end {
+      let s = work.orphaned[i]
+      if rows.lifetime[s] != .context {
+        work.orphaned[kept] = s
+        kept &+= 1
+      }
+      i &+= 1
+    }
+    work.orphaned.removeLast(end &- kept)
   }
 
   /// After a read that left row `s` without an observer (a read outside any body, or a

@@ -1,4 +1,5 @@
 @_spi(Testing) import Cog
+import CogCore
 import Testing
 
 @MainActor
@@ -84,6 +85,38 @@ struct LifetimeTests {
     let cogs = Cogs()
     _ = cogs[b]
     #expect(cogs.hasRow(a) && cogs.hasRow(b))
+  }
+
+  @Test("a release queues for the collector only the rows it may release or cache")
+  func releaseQueuesCollectable() {
+    let plain = Cog(1, label: "plain")
+    let automatic = Cog(label: "automatic") { c in c[plain] + 1 }
+    let observed = Cog(label: "observed", lifetime: .whileObserved) { c in c[plain] + 2 }
+    let cached = Cog(label: "cached", lifetime: .cache(limit: 4, retention: .seconds(60))) { c in
+      c[plain] + 3
+    }
+    let reader = Cog(label: "reader") { c in c[automatic] + c[observed] + c[cached] + c[plain] }
+    let cogs = Cogs()
+    #expect(cogs[reader] == 2 + 3 + 4 + 1)
+    let g = cogs.graph
+    let rows = [plain, automatic, observed, cached, reader].map { $0.existing(in: g) }
+    #expect(!rows.contains(.none))
+    #expect(g.work.orphaned.count == 0)
+
+    // `reader` was the last subscriber of all four, but only two have a lifetime.
+    g.release(rows[4])
+    let queued = (0..<g.work.orphaned.count).map { g.work.orphaned[$0] }
+    #expect(queued == [rows[2], rows[3]])
+    g.collect()
+    #expect(g.work.orphaned.count == 0)
+    #expect(cogs.hasRow(plain) && cogs.hasRow(automatic))
+    #expect(!cogs.hasRow(observed) && cogs.hasRow(cached))
+
+    // A lease's end queues a row with a lifetime only.
+    g.addLease(rows[1])
+    g.removeLease(rows[1])
+    #expect(g.work.orphaned.count == 0)
+    #expect(cogs[plain] == 1 && cogs[automatic] == 2)
   }
 }
 

@@ -38,6 +38,9 @@ extension Graph {
       while i < work.orphaned.count {
         let s = work.orphaned[i]
         i += 1
+        // Most orphans are `.context` rows outside a sweep, which stay (every dependency of a
+        // cancelled reaction in sbench's create cases): one test for them.
+        if !isCollectable(s) { continue }
         let f = rows.flags[s]
         if !f.isDisjoint(with: [.released, .cached, .leased]) || edges.hasSubscribers(s) {
           continue
@@ -157,34 +160,13 @@ extension Graph {
 
   /// Whether the collector would do anything with row `s` if it were unobserved: a row with
   /// a lifetime (released or cached), or any row while a sweep runs (a dropped descriptor's
-  /// row goes whatever its lifetime). A `.context` row outside a sweep stays, so it is not
-  /// queued: `collectSlow` would only look at it and pass over it. (A dropped descriptor's
-  /// row that is not queued is found by the next sweep, which looks at every row.)
+  /// row goes whatever its lifetime). A `.context` row outside a sweep stays: `collectSlow`
+  /// passes over it with this one test, and a lease's end does not queue it. (A dropped
+  /// descriptor's row passed over here is found by the next sweep, which looks at every
+  /// row.)
   @inlinable @inline(__always)
   func isCollectable(_ s: Slot) -> Bool {
     rows.lifetime[s] != .context || maps.sweeping
-  }
-
-  /// Removes from `work.orphaned`, from `start` on (what one release just added), the rows
-  /// that are not `isCollectable`: a cancelled reaction's `.context` dependencies, such as
-  /// every signal of sbench's create cases, no longer make the operation's end call
-  /// `collectSlow` (impl/perf-notes.md, "Stop 58").
-  @inlinable @inline(never)
-  func keepCollectable(from start: Int) {
-    // `isCollectable`, with the sweep's test taken out of the loop.
-    if maps.sweeping { return }
-    let end = work.orphaned.count
-    var kept = start
-    var i = start
-    while i < end {
-      let s = work.orphaned[i]
-      if rows.lifetime[s] != .context {
-        work.orphaned[kept] = s
-        kept &+= 1
-      }
-      i &+= 1
-    }
-    work.orphaned.removeLast(end &- kept)
   }
 
   /// After a read that left row `s` without an observer (a read outside any body, or a

@@ -273,9 +273,7 @@ extension Graph {
     #endif
     if f.contains(.cached) { uncache(s) }
     if _slowPath(f.contains(.async)) { releaseAsync(s) }
-    let orphansBefore = work.orphaned.count
     edges.removeAllDeps(of: s, orphaned: &work.orphaned)
-    if work.orphaned.count != orphansBefore { keepCollectable(from: orphansBefore) }
     let ti = Int32(rows.typeIndex[s])
     if let u = columnRef(ti) {
       // Lifetime: `maps.columns` keeps the column (`valueColumns`).

@@ -87,36 +87,37 @@ struct LifetimeTests {
     #expect(cogs.hasRow(a) && cogs.hasRow(b))
   }
 
-  @Test("a release queues for the collector only the rows it may release or cache")
-  func releaseQueuesCollectable() {
+  @Test(
+    "the collector releases or caches the orphans with a lifetime; a lease's end queues only those")
+  func collectorPassesOverContextRows() {
     let plain = Cog(1, label: "plain")
     let automatic = Cog(label: "automatic") { c in c[plain] + 1 }
     let observed = Cog(label: "observed", lifetime: .whileObserved) { c in c[plain] + 2 }
     let cached = Cog(label: "cached", lifetime: .cache(limit: 4, retention: .seconds(60))) { c in
       c[plain] + 3
     }
-    let reader = Cog(label: "reader") { c in c[automatic] + c[observed] + c[cached] + c[plain] }
     let cogs = Cogs()
-    #expect(cogs[reader] == 2 + 3 + 4 + 1)
+    var seen: [Int] = []
+    let reaction = cogs.react("reader") { c in
+      seen.append(c[automatic] + c[observed] + c[cached] + c[plain])
+    }
+    #expect(seen == [2 + 3 + 4 + 1])
     let g = cogs.graph
-    let rows = [plain, automatic, observed, cached, reader].map { $0.existing(in: g) }
+    let rows = [plain, automatic, observed, cached].map { $0.existing(in: g) }
     #expect(!rows.contains(.none))
-    #expect(g.work.orphaned.count == 0)
 
-    // `reader` was the last subscriber of all four, but only two have a lifetime.
-    g.release(rows[4])
-    let queued = (0..<g.work.orphaned.count).map { g.work.orphaned[$0] }
-    #expect(queued == [rows[2], rows[3]])
-    g.collect()
+    // The reaction was the last subscriber of all four; two have a lifetime.
+    reaction.cancel()
     #expect(g.work.orphaned.count == 0)
     #expect(cogs.hasRow(plain) && cogs.hasRow(automatic))
     #expect(!cogs.hasRow(observed) && cogs.hasRow(cached))
+    #expect(g.rows.flags[rows[3]].contains(.cached))
 
     // A lease's end queues a row with a lifetime only.
     g.addLease(rows[1])
     g.removeLease(rows[1])
     #expect(g.work.orphaned.count == 0)
-    #expect(cogs[plain] == 1 && cogs[automatic] == 2)
+    #expect(cogs[plain] == 1 && cogs[automatic] == 2 && cogs[cached] == 4)
   }
 }
 

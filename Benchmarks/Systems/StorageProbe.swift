@@ -66,7 +66,7 @@ package enum StorageProbe {
   ) -> Int {
     var store = Edges(reservingRows: rows)
     store.ensureRows(rows)
-    var orphaned = RawColumn<Slot>(capacity: 16)
+    var orphaned = OrphanQueue(capacity: 16)
     var source = 0
     for k in 0..<(edges / depsPerRow) {
       let sub = Slot(sources + k)

@@ -3,13 +3,13 @@ import CogCore
 extension SharedEdgePool {
   /// Inline fast path: a run that read its old dependencies again leaves nothing to drop.
   @inlinable @inline(__always)
-  package mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func endRun(_ run: Run, sub: Slot, orphaned: inout OrphanQueue) {
     if run.next.isNone { return }
     dropTail(sub: sub, cursor: run.cursor, orphaned: &orphaned)
   }
 
   @inline(never) @usableFromInline
-  mutating func dropTail(sub: Slot, cursor: EdgeID, orphaned: inout RawColumn<Slot>) {
+  mutating func dropTail(sub: Slot, cursor: EdgeID, orphaned: inout OrphanQueue) {
     var stale: EdgeID
     if cursor.isNone {
       stale = depsHead[sub]
@@ -26,14 +26,15 @@ extension SharedEdgePool {
   }
 
   @inlinable
-  package mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func removeAllDeps(of sub: Slot, orphaned: inout OrphanQueue) {
     if depsHead[sub].isNone { return }
     dropTail(sub: sub, cursor: .none, orphaned: &orphaned)
   }
 
-  /// Takes `e` out of its dependency's subscriber list and puts it on the free list.
-  @usableFromInline
-  mutating func unlinkFromSubscribers(_ e: EdgeID, orphaned: inout RawColumn<Slot>) {
+  /// Takes `e` out of its dependency's subscriber list and puts it on the free list. Inlined
+  /// into `dropTail`, its one caller (the orphan queue's test made the optimizer call it).
+  @usableFromInline @inline(__always)
+  mutating func unlinkFromSubscribers(_ e: EdgeID, orphaned: inout OrphanQueue) {
     let dep = deps[Int(e.raw)].dep
     let link = subs[Int(e.raw)]
     if link.prevSub.isNone {

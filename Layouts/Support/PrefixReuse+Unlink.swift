@@ -4,13 +4,13 @@ extension PrefixReuseEdges {
   /// Drops what the run did not read again and swaps in what it collected. Inline fast path:
   /// a run that confirmed its whole old list leaves nothing to do.
   @inlinable @inline(__always)
-  package mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func endRun(_ run: Run, sub: Slot, orphaned: inout OrphanQueue) {
     if run.collectStart < 0 && run.index == deps.count(of: sub) { return }
     swapTail(run, sub: sub, orphaned: &orphaned)
   }
 
   @inlinable @inline(never)
-  package mutating func swapTail(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func swapTail(_ run: Run, sub: Slot, orphaned: inout OrphanQueue) {
     dropTail(of: sub, from: run.index, orphaned: &orphaned)
     if run.collectStart < 0 { return }
     var i = Int(run.collectStart)
@@ -27,7 +27,7 @@ extension PrefixReuseEdges {
 
   /// Unsubscribes `sub` from its dependencies at positions `n...` and truncates its list.
   @inlinable
-  package mutating func dropTail(of sub: Slot, from n: Int32, orphaned: inout RawColumn<Slot>) {
+  package mutating func dropTail(of sub: Slot, from n: Int32, orphaned: inout OrphanQueue) {
     var p = deps.count(of: sub) - 1
     while p >= n {
       let d = deps.dep(of: sub, at: p)
@@ -42,7 +42,7 @@ extension PrefixReuseEdges {
   }
 
   @inlinable
-  package mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>) {
+  package mutating func removeAllDeps(of sub: Slot, orphaned: inout OrphanQueue) {
     if deps.count(of: sub) == 0 { return }
     dropTail(of: sub, from: 0, orphaned: &orphaned)
   }

@@ -47,7 +47,7 @@ package struct SubscriberArrays {
   /// moved entry (for its owner's back-index fix) if one moved. Appends `dep` to `orphaned`
   /// when it loses its last subscriber.
   @inlinable
-  package mutating func remove(at j: Int32, of dep: Slot, orphaned: inout RawColumn<Slot>)
+  package mutating func remove(at j: Int32, of dep: Slot, orphaned: inout OrphanQueue)
     -> (moved: SubEntry, to: Int32)?
   {
     var head = heads[dep]

@@ -28,12 +28,9 @@ package struct ContextMaps {
   /// `ContextMaps.holds`; reactions have none (the graph holds their `ReactionRow` through
   /// the behavior column).
   @usableFromInline package var owners: [DescriptorKey: OwnerRecord] = [:]
-  /// True while a sweep runs: the collector then releases orphaned rows of dropped
-  /// descriptors whatever their lifetime (`Graph+Dropped.swift`).
-  @usableFromInline package var sweeping = false
   /// Whether `recompute` notes each run (`countRun`): runs are counted or turns explained
-  /// (see `Graph+Diagnostics.swift`). With `hasDiagnostics`, in what was padding after
-  /// `sweeping`: the struct keeps its size.
+  /// (see `Graph+Diagnostics.swift`). With `hasDiagnostics`, in what was padding: the struct
+  /// keeps its size.
   @usableFromInline package var countsRuns = false
   /// Whether this context has an entry in `GraphDiagnostics.table`.
   @usableFromInline package var hasDiagnostics = false

@@ -69,10 +69,11 @@ package protocol EdgeStore {
   /// where `trackInline` just did nothing.
   mutating func trackNew(_ dep: Slot, version: UInt32, sub: Slot, _ run: inout Run)
   /// Ends the run of `sub`: drops the dependencies it did not read again. Appends to
-  /// `orphaned` each row that lost its last subscriber.
-  mutating func endRun(_ run: Run, sub: Slot, orphaned: inout RawColumn<Slot>)
+  /// `orphaned` each row that lost its last subscriber (the queue keeps those the collector
+  /// may release).
+  mutating func endRun(_ run: Run, sub: Slot, orphaned: inout OrphanQueue)
   /// Drops every dependency of `sub` (release), reporting orphans as `endRun` does.
-  mutating func removeAllDeps(of sub: Slot, orphaned: inout RawColumn<Slot>)
+  mutating func removeAllDeps(of sub: Slot, orphaned: inout OrphanQueue)
 
   // MARK: Reports
   /// Live dependency edges.

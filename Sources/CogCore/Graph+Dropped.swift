@@ -21,7 +21,8 @@ import CCogStack
 ///
 /// Releasing a row unlinks its dependencies; those whose descriptors were held only by the
 /// released descriptor's body are dropped in turn (their `deinit` runs inside the release),
-/// and the collector releases them in the same loop (`collectSlow`, while `sweeping`). A
+/// and the collector releases them in the same loop (`collectSlow`, while `sweeping`: the
+/// collector's queue keeps every row then). A
 /// chain of a million automatic cogs therefore goes row by row, iteratively.
 extension Graph {
   /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
@@ -50,11 +51,11 @@ extension Graph {
     var droppedRecords: [Int32] = []
     for (key, record) in maps.owners where record.isDropped { droppedRecords.append(key.id) }
     if droppedRows.isEmpty && droppedRecords.isEmpty { return }
-    maps.sweeping = true
+    work.orphaned.sweeping = true
     for s in droppedRows where isUnobserved(s) { release(s) }
     for id in droppedRecords { releaseDropped(id) }
     collectSlow()
-    maps.sweeping = false
+    work.orphaned.sweeping = false
   }
 
   /// Whether the row of a dropped descriptor may go: no subscriber (a body that read it

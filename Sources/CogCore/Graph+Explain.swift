@@ -185,7 +185,7 @@ extension Graph {
     let reason: TurnExplanation.ReleaseReason
     if f.contains(.reaction) {
       reason = .cancelled
-    } else if maps.sweeping, isDropped(s) {
+    } else if work.orphaned.sweeping, isDropped(s) {
       reason = .descriptorDropped
     } else if d.explanations.evicting {
       reason = .evicted

@@ -38,16 +38,13 @@ extension Graph {
       while i < work.orphaned.count {
         let s = work.orphaned[i]
         i += 1
-        // Most orphans are `.context` rows outside a sweep, which stay (every dependency of a
-        // cancelled reaction in sbench's create cases): one test for them.
-        if !isCollectable(s) { continue }
         let f = rows.flags[s]
         if !f.isDisjoint(with: [.released, .cached, .leased]) || edges.hasSubscribers(s) {
           continue
         }
         // While sweeping, a dropped descriptor's row goes whatever its lifetime (a `.cache`
         // row is not cached), and the descriptor's hold with its last row.
-        if maps.sweeping {
+        if work.orphaned.sweeping {
           releaseIfDropped(s)
           if rows.flags[s].contains(.released) { continue }
         }
@@ -154,19 +151,8 @@ extension Graph {
     maps.leases[Int(s.raw)] = left
     if left == 0 {
       rows.flags[s].remove(.leased)
-      if isCollectable(s) { work.orphaned.append(s) }
+      work.orphaned.append(s)
     }
-  }
-
-  /// Whether the collector would do anything with row `s` if it were unobserved: a row with
-  /// a lifetime (released or cached), or any row while a sweep runs (a dropped descriptor's
-  /// row goes whatever its lifetime). A `.context` row outside a sweep stays: `collectSlow`
-  /// passes over it with this one test, and a lease's end does not queue it. (A dropped
-  /// descriptor's row passed over here is found by the next sweep, which looks at every
-  /// row.)
-  @inlinable @inline(__always)
-  func isCollectable(_ s: Slot) -> Bool {
-    rows.lifetime[s] != .context || maps.sweeping
   }
 
   /// After a read that left row `s` without an observer (a read outside any body, or a

@@ -98,6 +98,11 @@ package final class Graph<Edges: EdgeStore> {
       now.map { clock in { ContextTime(clock()) } } ?? Graph.continuousClock())
     store = .allocate(capacity: 1)
     store.initialize(to: HotState(reservingRows: rows))
+    // Lifetime: the lifetime column's place in the hot state, allocated above and freed in
+    // deinit with the queue that points to it.
+    let lifetimes = UnsafeRawPointer(store) + HotState<Edges>.lifetimeColumnOffset
+    store.pointee.work.orphaned.lifetimes = lifetimes.assumingMemoryBound(
+      to: RawColumn<RowLifetime>.self)
     mapsPointer = .allocate(capacity: 1)
     mapsPointer.initialize(to: ContextMaps(clock: clockKeeper))
     turnsPointer = .allocate(capacity: 1)

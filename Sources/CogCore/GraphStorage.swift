@@ -20,6 +20,12 @@ struct HotState<Edges: EdgeStore> {
   // (`Graph.makeColumn`).
   @usableFromInline var valueColumns = RawColumn<Unmanaged<AnyValueColumn>?>(capacity: 16)
 
+  /// Where `rows.lifetime` is in the state (the collector's queue reads it: `OrphanQueue`).
+  @usableFromInline static var lifetimeColumnOffset: Int {
+    MemoryLayout<HotState>.offset(of: \HotState.rows)!
+      + MemoryLayout<RowColumns<Edges>>.offset(of: \RowColumns<Edges>.lifetime)!
+  }
+
   @usableFromInline init(reservingRows rows: Int) {
     self.rows = RowColumns(reservingRows: rows)
     edges = Edges(reservingRows: rows)
@@ -165,7 +171,7 @@ package struct WorkBuffers<Edges: EdgeStore> {
   /// The radix sort's byte counts (256 entries, reserved once).
   @usableFromInline package var sortCounts = RawColumn<Int32>(capacity: 256)
   @usableFromInline package var touched = RawColumn<Slot>(capacity: 64)
-  @usableFromInline package var orphaned = RawColumn<Slot>(capacity: 64)
+  @usableFromInline package var orphaned = OrphanQueue(capacity: 64)
   @usableFromInline package var freeSlots = RawColumn<Slot>(capacity: 16)
   /// Rows released while a body was running are freed when the outermost operation ends.
   @usableFromInline package var deferredRelease = RawColumn<SlotRef>(capacity: 16)

@@ -78,7 +78,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   /// and tracks otherwise, as `Graph.read` does.
   static func run(
     _ store: inout E, _ sub: Int, reads: [(dep: Int, version: UInt32)],
-    orphaned: inout RawColumn<Slot>, inner: ((inout E, inout RawColumn<Slot>) -> Void)? = nil
+    orphaned: inout OrphanQueue, inner: ((inout E, inout OrphanQueue) -> Void)? = nil
   ) {
     var run = store.beginRun(Slot(sub))
     for (i, r) in reads.enumerated() {
@@ -140,7 +140,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func readsBecomeDependencies() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     run(&store, 9, reads: [(3, 1), (1, 2), (7, 3), (2, 4), (5, 5)], orphaned: &orphaned)
     #expect(deps(store, 9) == [3, 1, 7, 2, 5])
     #expect(versions(store, 9) == [1, 2, 3, 4, 5])
@@ -154,7 +154,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func steadyRunConfirms() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     let reads = [3, 1, 7, 2, 5, 6]
     run(&store, 9, reads: reads.map { ($0, 1) }, orphaned: &orphaned)
     var r = store.beginRun(Slot(9))
@@ -174,7 +174,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func changedRun() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     run(&store, 9, reads: [1, 2, 3, 4, 5].map { ($0, 1) }, orphaned: &orphaned)
     run(&store, 8, reads: [(4, 1)], orphaned: &orphaned)
     // Same prefix 1, 2; then 6 instead of 3; 4 again; 5 dropped.
@@ -196,7 +196,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   /// kairo/unstable's shape: a source read before each read of a second row, which flips.
   static func firstDependencyAgain() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     let alternate = { (x: Int, v: UInt32) in (0..<20).flatMap { _ in [(1, v), (x, v)] } }
     run(&store, 9, reads: alternate(2, 1), orphaned: &orphaned)
     #expect(deps(store, 9) == [1, 2])
@@ -220,7 +220,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   static func inlineThenNew() {
     var plain = make(rows: 200)
     var probed = make(rows: 200)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     let many = Array(100..<190)
     let runs: [[Int]] = [
       [1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], many, [6, 1, 6, 1] + many, [1, 2, 3],
@@ -261,7 +261,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func repeatedRead() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     run(&store, 9, reads: [(1, 1), (1, 2), (2, 3), (2, 4)], orphaned: &orphaned)
     #expect(deps(store, 9) == [1, 2])
     #expect(versions(store, 9) == [2, 4])
@@ -275,7 +275,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   /// run, and with a nested run in between.
   static func previousRow() {
     var store = make(rows: 12)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     #expect(store.previous(store.idleRun).isNone)
     run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
     for reads in [[1, 2, 3], [1, 4, 1, 4, 4], [2, 2, 5, 2], [6, 6, 6]] {
@@ -305,7 +305,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func nestedRuns() {
     var store = make(rows: 12)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
     run(&store, 10, reads: [4, 5].map { ($0, 1) }, orphaned: &orphaned)
     // The outer run changes after its first read; an inner run of 10 changes too.
@@ -324,7 +324,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
 
   static func removeAll() {
     var store = make(rows: 10)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     run(&store, 9, reads: [1, 2, 3].map { ($0, 1) }, orphaned: &orphaned)
     run(&store, 8, reads: [2].map { ($0, 1) }, orphaned: &orphaned)
     store.removeAllDeps(of: Slot(9), orphaned: &orphaned)
@@ -340,7 +340,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   static func subscriberChurn() {
     let rows = 300
     var store = make(rows: rows)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     // 200 readers of rows 0 and 1; then every other reader drops row 0, then all re-read.
     for s in 100..<rows { run(&store, s, reads: [(0, 1), (1, 1)], orphaned: &orphaned) }
     for s in stride(from: 100, to: rows, by: 2) {
@@ -361,7 +361,7 @@ enum StoreCase<E: EdgeStore>: EdgeStoreCase {
   /// the reserved rows' capacity; a context made with many rows at once extends them by many.
   static func rowsAdded() {
     var store = E(reservingRows: 4)
-    var orphaned = RawColumn<Slot>()
+    var orphaned = OrphanQueue()
     for n in 1...70 {
       store.ensureRows(n)
       store.ensureRows(n - 1)  // fewer rows than it has: nothing changes

@@ -87,36 +87,43 @@ struct LifetimeTests {
     #expect(cogs.hasRow(a) && cogs.hasRow(b))
   }
 
-  @Test(
-    "the collector releases or caches the orphans with a lifetime; a lease's end queues only those")
-  func collectorPassesOverContextRows() {
+  @Test("the collector's queue holds only rows it may release or cache, in a sweep every row")
+  func orphanQueueKeepsCollectableRows() {
     let plain = Cog(1, label: "plain")
     let automatic = Cog(label: "automatic") { c in c[plain] + 1 }
     let observed = Cog(label: "observed", lifetime: .whileObserved) { c in c[plain] + 2 }
     let cached = Cog(label: "cached", lifetime: .cache(limit: 4, retention: .seconds(60))) { c in
       c[plain] + 3
     }
+    let reader = Cog(label: "reader") { c in c[automatic] + c[observed] + c[cached] + c[plain] }
     let cogs = Cogs()
-    var seen: [Int] = []
-    let reaction = cogs.react("reader") { c in
-      seen.append(c[automatic] + c[observed] + c[cached] + c[plain])
-    }
-    #expect(seen == [2 + 3 + 4 + 1])
+    #expect(cogs[reader] == 2 + 3 + 4 + 1)
     let g = cogs.graph
-    let rows = [plain, automatic, observed, cached].map { $0.existing(in: g) }
+    let rows = [plain, automatic, observed, cached, reader].map { $0.existing(in: g) }
     #expect(!rows.contains(.none))
+    #expect(g.work.orphaned.count == 0)
 
-    // The reaction was the last subscriber of all four; two have a lifetime.
-    reaction.cancel()
+    // `reader` was the last subscriber of three; two of them have a lifetime.
+    g.release(rows[4])
+    #expect((0..<g.work.orphaned.count).map { g.work.orphaned[$0] } == [rows[2], rows[3]])
+    g.collect()
     #expect(g.work.orphaned.count == 0)
     #expect(cogs.hasRow(plain) && cogs.hasRow(automatic))
     #expect(!cogs.hasRow(observed) && cogs.hasRow(cached))
-    #expect(g.rows.flags[rows[3]].contains(.cached))
 
     // A lease's end queues a row with a lifetime only.
     g.addLease(rows[1])
     g.removeLease(rows[1])
     #expect(g.work.orphaned.count == 0)
+
+    // In a sweep, every row (a dropped descriptor's goes whatever its lifetime).
+    g.work.orphaned.sweeping = true
+    g.addLease(rows[1])
+    g.removeLease(rows[1])
+    #expect(g.work.orphaned.count == 1)
+    g.collect()
+    g.work.orphaned.sweeping = false
+    #expect(cogs.hasRow(automatic))  // not dropped: it stays
     #expect(cogs[plain] == 1 && cogs[automatic] == 2 && cogs[cached] == 4)
   }
 }

@@ -61,7 +61,7 @@ package struct SubscriberArrays {
     head.count = last
     // The block is kept: a row that loses and regains subscribers (a flipping dependency)
     // reuses it.
-    if last == 0 { orphaned.append(dep) }
+    if last == 0 { orphaned.appendOutOfLine(dep) }
     heads[dep] = head
     return moved
   }

@@ -163,7 +163,8 @@ extension Graph {
     if rows.lifetime[s] != .context && !edges.hasSubscribers(s)
       && !rows.flags[s].contains(.leased)
     {
-      work.orphaned.append(s)
+      // A row with a lifetime: the queue's own test (`OrphanQueue.keeps`) would pass.
+      work.orphaned.rows.append(s)
     }
   }
 }

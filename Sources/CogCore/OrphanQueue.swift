@@ -34,6 +34,11 @@ package struct OrphanQueue {
     if keeps(s) { rows.append(s) }
   }
 
+  /// `append`, out of line, for a store whose unlink loop the inlined test would cost
+  /// registers on every edge (the array stores': dependency-churn +1.3% to +1.7% with it
+  /// inline, impl/perf-notes.md "Stop 58"). The pool's unlink takes the inline one.
+  @inlinable @inline(never) package mutating func appendOutOfLine(_ s: Slot) { append(s) }
+
   @inlinable package var count: Int { rows.count }
   @inlinable package subscript(i: Int) -> Slot { rows[i] }
   /// Removes the first `n` rows (the ones the collector handled).

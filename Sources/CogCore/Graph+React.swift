@@ -31,7 +31,9 @@ extension Graph {
       kind: .reaction, descriptor: id, typeIndex: -1, valueIndex: -1,
       behavior: BehaviorRef(unretained: row), lifetime: .context)
     let r = ref(s)
-    refresh(s)
+    // The new row is dirty and has no dependencies: it runs now, as `refresh` would run it,
+    // in this frame rather than `refresh`'s (impl/perf-notes.md, "Stop 58").
+    if isFailing { leaveStale(s) } else { recompute(s) }
     if isFailing { reactionFailed(s) }
     collect()
     drainScheduled()

@@ -102,11 +102,23 @@ extension Graph {
   }
 
   /// Every other read: outermost (the context's subscript, a writer's read) or untracked
-  /// (`peek`). One frame: an outermost read of a stale row refreshes from here.
+  /// (`peek`). One frame: an outermost read of a stale row refreshes from here. A manual
+  /// state with no row here is served its initial value and gets none (`resolveToRead`).
   @inlinable @inline(never)
   func readOutside<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value
   where N.Edges == Edges {
-    settle(n.resolve(in: self), n, mode)
+    let s = n.resolveToRead(in: self)
+    if s.isNone { return readRowless(n) }
+    return settle(s, n, mode)
+  }
+
+  /// A read outside a body of a state that `resolveToRead` found no row for: its value, and
+  /// the operation's end (`collect` does nothing inside a body, as `settle`'s end).
+  @inlinable @inline(__always)
+  func readRowless<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
+    let v = n.rowlessValue()
+    collect()
+    return v
   }
 
   /// The rest of a body's read of row `s` of `n` (see `readInBody`).
@@ -137,7 +149,8 @@ extension Graph {
   package func readOperation<N: StateName>(_ n: N) -> Result<N.Value, CogError>
   where N.Edges == Edges {
     if !isIdle { return .success(read(n, .tracked)) }
-    let s = n.resolve(in: self)
+    let s = n.resolveToRead(in: self)
+    if s.isNone { return .success(readRowless(n)) }
     _ = readTracked(s)
     endOperation(after: s)
     if let error = takeCycleError() { return .failure(error) }

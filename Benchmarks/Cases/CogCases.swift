@@ -520,20 +520,23 @@ public struct CogPeakMemory1000: BenchmarkCase {
 
 /// The first read of fresh states at scale (issue 25): `beforeSample` makes N signals with
 /// values 0 ..< N outside the measured region, and drops the previous sample's; the region
-/// reads each once, outside any computation (the research's first read of a fresh signal).
-/// On Cog and its layouts a signal is a descriptor until something in a context needs its
-/// row (a write, a computation's read); a read outside computations serves its initial value
-/// and makes none (swift/SEMANTICS.md, 6), as systems that make the node with the signal
-/// read it. The record's "Creation per row" divides by N, the signals read.
+/// reads each once, outside any computation. On Cog and its layouts a signal is a descriptor
+/// until its first read in a context makes its row, so this measures what a first read costs
+/// in a warm context (the record's "Creation per row" divides by N): a sample's rows reuse
+/// the slots its previous sample freed, so no column grows (a new context's first reads:
+/// `cog/first-read-new-context`, below). On systems that make the node with the signal, it
+/// is a plain read.
 ///
 /// `cog/first-read-computed` (`computeds`): N signals and N computeds, computed i = signal i +
 /// 1, and the region reads each computed once: its row, its first run, and its read of the
 /// signal, which makes the signal's row and the edge (the research's "first read of a fresh
 /// state", 10⁶ sources and 10⁶ computeds). Per created row is per computed, its signal's row
-/// included. A sample's rows reuse the slots its previous sample freed, so no column grows.
+/// included.
 ///
 /// `cog/first-read-new-context` (`newContext`, needs `.ownAPI`): `cog/first-read` with each
-/// sample's reads in a context made for it (`ReactiveSystem.firstReadsInNewContext`).
+/// sample's reads in a context made for it (`ReactiveSystem.firstReadsInNewContext`): the
+/// rows are appended and the columns grow, where the other two reuse the slots the previous
+/// sample freed.
 public struct CogFirstRead: BenchmarkCase {
   public let computeds: Bool
   public let newContext: Bool

@@ -46,8 +46,7 @@ extension PerfMarkdown {
     md.append(
       "Counts of a sample divided by the rows it created (iterations × the case's declared "
         + "rows per iteration: signals are manual cogs, effects are reactions; "
-        + "`cog/first-read` and `cog/first-read-new-context` count the fresh signals read, "
-        + "which on Cog make no row: swift/SEMANTICS.md, 6). The "
+        + "`cog/first-read` counts the rows that first reads of fresh signals make). The "
         + "targets, on Cog and its layouts: at most 1 allocation per manual cog, 2 per "
         + "automatic cog or reaction (issue 13); at most 64 allocated bytes per manual cog "
         + "(issue 25).")

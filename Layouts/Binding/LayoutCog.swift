@@ -109,14 +109,6 @@ extension LayoutCog: StateName {
   package func resolveUnknown(in graph: Graph<Edges>) -> Slot {
     state.resolveSlow(in: graph, cache: cache)
   }
-
-  @MainActor @inlinable @inline(__always)
-  package func resolveToRead(in graph: Graph<Edges>) -> Slot {
-    state.resolveToRead(in: graph, cache: cache)
-  }
-
-  @inlinable @inline(__always)
-  package func rowlessValue() -> Value { state.rowlessValue() }
 }
 
 /// A keyed box of the layout binding, in the reference layout `Refs` (see `ReferenceLayout`):

@@ -191,14 +191,6 @@ extension Cog: StateName {
   package func resolveUnknown(in graph: CogGraph) -> Slot {
     state.resolveSlow(in: graph, cache: cache)
   }
-
-  @MainActor @inlinable @inline(__always)
-  package func resolveToRead(in graph: CogGraph) -> Slot {
-    state.resolveToRead(in: graph, cache: cache)
-  }
-
-  @inlinable @inline(__always)
-  package func rowlessValue() -> Value { state.rowlessValue() }
 }
 
 /// An automatic cog's body as a type (see `Cog.init(label:lifetime:body:)`). Sendable, as a

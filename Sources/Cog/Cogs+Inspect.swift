@@ -3,9 +3,7 @@ import CogEdgePool
 
 extension Cogs {
   /// This context's graph as data (see `CogGraphSnapshot`; its `dot` renders it). Reads no
-  /// state and runs no body: automatic states show the value and flags they have now. Lists
-  /// the states that have a row here: a manual cog only ever read outside bodies has none
-  /// (it reads as its initial value until a write makes its row).
+  /// state and runs no body: automatic states show the value and flags they have now.
   public func inspect() -> CogGraphSnapshot {
     var nodes: [CogGraphSnapshot.Node] = []
     for i in 0..<graph.rows.count {

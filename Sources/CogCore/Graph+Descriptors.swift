@@ -17,34 +17,17 @@ extension Graph {
   /// A cache miss. The descriptor's row here is in its cache (`cachedKeylessSlot`, which
   /// missed) while the cache names this context, or in the context's `keylessRows` while
   /// the cache names another live context; `.none` when it has none here yet. A row found in
-  /// `keylessRows` takes the cache over from a context that is gone. Inlined into its two
-  /// out-of-line callers (`KeylessState.resolveSlow` pays a call and a frame per new row
-  /// without it).
-  @inlinable @inline(__always)
+  /// `keylessRows` takes the cache over from a context that is gone.
+  @inlinable
   func keylessSlotSlow(id: Int32, cache: borrowing KeylessCache) -> Slot {
-    if !keylessRowsMayHold(cache) { return .none }
     let holder = cache.contextSerial
+    if holder == keylessIdentity || maps.keylessRows.isEmpty { return .none }
     guard let raw = maps.keylessRows[DescriptorKey(id)] else { return .none }
     if cacheIsFree(holder) {
       maps.keylessRows[DescriptorKey(id)] = nil
       cache.set(context: keylessIdentity, slot: raw)
     }
     return Slot(raw)
-  }
-
-  /// Whether `keylessRows` may hold the row of the descriptor whose cache missed: the cache
-  /// names another context, and the map is not empty.
-  @inlinable @inline(__always)
-  func keylessRowsMayHold(_ cache: borrowing KeylessCache) -> Bool {
-    cache.contextSerial != keylessIdentity && !maps.keylessRows.isEmpty
-  }
-
-  /// `keylessSlotSlow`, out of line, for a caller that tested `keylessRowsMayHold` inline
-  /// (`KeylessState.resolveToRead`: a fresh state's read outside a body, which makes no row,
-  /// then needs no call: impl/perf-notes.md, "Stop 59").
-  @inlinable @inline(never)
-  func keylessSlotInMap(id: Int32, cache: borrowing KeylessCache) -> Slot {
-    keylessSlotSlow(id: id, cache: cache)
   }
 
   /// Records `s`, a new row of the descriptor, in its cache when the cache is free (it names

@@ -102,23 +102,11 @@ extension Graph {
   }
 
   /// Every other read: outermost (the context's subscript, a writer's read) or untracked
-  /// (`peek`). One frame: an outermost read of a stale row refreshes from here. A manual
-  /// state with no row here is served its initial value and gets none (`resolveToRead`).
+  /// (`peek`). One frame: an outermost read of a stale row refreshes from here.
   @inlinable @inline(never)
   func readOutside<N: StateName>(_ n: N, _ mode: ReadMode) -> N.Value
   where N.Edges == Edges {
-    let s = n.resolveToRead(in: self)
-    if s.isNone { return readRowless(n) }
-    return settle(s, n, mode)
-  }
-
-  /// A read outside a body of a state that `resolveToRead` found no row for: its value, and
-  /// the operation's end (`collect` does nothing inside a body, as `settle`'s end).
-  @inlinable @inline(__always)
-  func readRowless<N: StateName>(_ n: N) -> N.Value where N.Edges == Edges {
-    let v = n.rowlessValue()
-    collect()
-    return v
+    settle(n.resolve(in: self), n, mode)
   }
 
   /// The rest of a body's read of row `s` of `n` (see `readInBody`).
@@ -149,8 +137,7 @@ extension Graph {
   package func readOperation<N: StateName>(_ n: N) -> Result<N.Value, CogError>
   where N.Edges == Edges {
     if !isIdle { return .success(read(n, .tracked)) }
-    let s = n.resolveToRead(in: self)
-    if s.isNone { return .success(readRowless(n)) }
+    let s = n.resolve(in: self)
     _ = readTracked(s)
     endOperation(after: s)
     if let error = takeCycleError() { return .failure(error) }

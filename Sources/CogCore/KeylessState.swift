@@ -133,33 +133,6 @@ package struct KeylessState<Value, Edges: EdgeStore> {
       lifetime: lifetime, cache: cache)
   }
 
-  /// `StateName.resolveToRead`: `resolve`, except that a manual state with no row in
-  /// `graph` makes none and returns `.none`. Its value there is `initial` until a write makes
-  /// the row, and a read outside a body needs no edge; so such a read costs no row (a fresh
-  /// state's first read: impl/perf-notes.md, "Stop 59").
-  @MainActor @inlinable @inline(__always)
-  package func resolveToRead(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {
-    let s = knownSlot(in: graph, cache: cache)
-    if _fastPath(!s.isNone) { return s }
-    if isManual {
-      return graph.keylessRowsMayHold(cache)
-        ? graph.keylessSlotInMap(id: cache.id, cache: cache) : .none
-    }
-    // `resolveSlow` always returns a row: said to the optimizer, so that the caller's test
-    // for `.none` folds away on this path (an automatic state's first read).
-    return Slot(_assumeNonNegative(resolveSlow(in: graph, cache: cache).raw))
-  }
-
-  /// `StateName.rowlessValue`: a manual state's initial value (`resolveToRead` returns
-  /// `.none` only for a manual state, which always has one).
-  @inlinable @inline(__always)
-  package func rowlessValue() -> Value {
-    guard let initial else {
-      fatalError("Cog internal error: an automatic state read without a row")
-    }
-    return initial
-  }
-
   /// The row in `graph`, or `.none` (makes none).
   @MainActor @inlinable
   package func existing(in graph: Graph<Edges>, cache: borrowing KeylessCache) -> Slot {

@@ -23,13 +23,6 @@ package protocol StateName {
   func knownSlot(in graph: Graph<Edges>) -> Slot
   /// `resolve`, where `knownSlot` just returned `.none` (so it need not look there again).
   func resolveUnknown(in graph: Graph<Edges>) -> Slot
-  /// The row a read outside any body (`Graph.readOutside`, `Graph.readOperation`) settles:
-  /// `resolve`'s, except that a state whose value here needs no row makes none and returns
-  /// `.none` (a manual keyless state with no row in `graph`: its value is its initial one,
-  /// `rowlessValue`, and such a read links nothing).
-  func resolveToRead(in graph: Graph<Edges>) -> Slot
-  /// The value of a state that `resolveToRead` found no row for.
-  func rowlessValue() -> Value
 }
 
 extension StateName {
@@ -39,16 +32,6 @@ extension StateName {
 
   @inlinable @inline(__always)
   package func resolveUnknown(in graph: Graph<Edges>) -> Slot { resolve(in: graph) }
-
-  /// Keyed states: every read settles a row (a key's row holds the key's value).
-  @inlinable @inline(__always)
-  package func resolveToRead(in graph: Graph<Edges>) -> Slot { resolve(in: graph) }
-
-  /// Keyed states: unreachable (`resolveToRead` always makes the row).
-  @inlinable @inline(never)
-  package func rowlessValue() -> Value {
-    fatalError("Cog internal error: a keyed state read without a row")
-  }
 }
 
 /// What a read does besides returning the value.
@@ -95,10 +78,4 @@ package struct Unretained<Name: StateName & AnyObject>: StateName {
   package func resolveUnknown(in graph: Graph<Edges>) -> Slot {
     withGuaranteed(name) { $0.resolveUnknown(in: graph) }
   }
-  @inlinable @inline(__always)
-  package func resolveToRead(in graph: Graph<Edges>) -> Slot {
-    withGuaranteed(name) { $0.resolveToRead(in: graph) }
-  }
-  @inlinable @inline(__always)
-  package func rowlessValue() -> Value { withGuaranteed(name) { $0.rowlessValue() } }
 }

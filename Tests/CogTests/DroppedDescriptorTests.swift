@@ -16,8 +16,6 @@ struct DroppedDescriptorTests {
     let source = Cog(1, label: "source")
     let cogs = Cogs()
     #expect(cogs[source] == 1)
-    // A read outside a body makes no row for a manual cog (RowlessReadTests); a write does.
-    cogs.turn("row") { w in w[source] = 1 }
     let before = cogs.liveRowCount
     for i in 0..<100_000 {
       let temporary = Cog { c in c[source] &+ i }
@@ -36,8 +34,6 @@ struct DroppedDescriptorTests {
     let source = Cog(1, label: "source")
     let cogs = Cogs()
     #expect(cogs[source] == 1)
-    // A read outside a body makes no row for a manual cog (RowlessReadTests); a write does.
-    cogs.turn("row") { w in w[source] = 1 }
     let before = cogs.liveRowCount
     for i in 0..<100_000 {
       let temporary = Cog { c in c[source] &+ i }
@@ -110,8 +106,6 @@ struct DroppedDescriptorTests {
       let plain = Cog(3)
       gone = plain
       #expect(cogs[plain] == 3 && other[plain] == 3)
-      // A read outside a body makes no row for a manual cog (RowlessReadTests); a write does.
-      other.turn("row") { w in w[plain] = 3 }
       cogs.turn("write") { w in w[plain] = 4 }
       #expect(cogs[plain] == 4)
     }
@@ -134,10 +128,6 @@ struct DroppedDescriptorTests {
       equalityGone = own
       labeledDetails = labeled.state.details
       #expect(cogs[labeled] == 1 && cogs[own] == 1)
-      cogs.turn("rows") { w in
-        w[labeled] = 1
-        w[own] = 1
-      }
     }
     #expect(labeledGone == nil && equalityGone == nil && labeledDetails != nil)
     #expect(cogs.inspect().nodes.contains { $0.label == "labeled" })
@@ -153,11 +143,7 @@ struct DroppedDescriptorTests {
     let kept = Cog(9)
     let holder = Holder((0..<10_000).map { Cog($0) })
     for (i, p) in holder.cogs.enumerated() { #expect(cogs[p] == i && other[p] == i) }
-    // Rows in both contexts: a read outside a body makes none for a manual cog; a write does.
-    for context in [cogs, other] {
-      context.turn("rows") { w in for (i, p) in holder.cogs.enumerated() { w[p] = i } }
-    }
-    cogs.turn("kept") { w in w[kept] = 9 }
+    _ = cogs[kept]
     // The last references go on another thread: the descriptors' `deinit`s run there.
     await Task.detached { holder.cogs.removeAll() }.value
     #expect(cogs.liveRowCount == 10_001 && other.liveRowCount == 10_000)

@@ -67,8 +67,7 @@ struct InspectTests {
     let text = Cog(
       "say \"hi\" \\ " + String(repeating: "x", count: 50), label: "a \"quoted\" label")
     let cogs = Cogs()
-    // A read outside a body makes no row for a manual cog (RowlessReadTests); a write does.
-    cogs.turn("row") { w in w[text] = w[text] }
+    _ = cogs[text]
     let dot = cogs.inspect().dot
     #expect(
       dot.contains(
@@ -89,8 +88,7 @@ struct InspectTests {
   func described<T>(_ value: T) -> (inspected: String?, expected: String) {
     let cogs = Cogs()
     let c = Cog(value, label: "v", equals: nil)
-    // A read outside a body makes no row for a manual cog (RowlessReadTests); a write does.
-    cogs.turn("row") { w in w[c] = value }
+    _ = cogs[c]
     return (cogs.inspect().node(labeled: "v")?.value, String(describing: value))
   }
 

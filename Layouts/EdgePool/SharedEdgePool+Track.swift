@@ -6,15 +6,18 @@ extension SharedEdgePool {
 
   @inlinable package var idleRun: Run { Run(cursor: .none, next: .none) }
 
+  /// A linked entry's dependency is a row, never `.none`: said to the optimizer, so that the
+  /// read's own test of the candidate folds into this test of `next`.
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {
-    run.next.isNone ? .none : deps[Int(run.next.raw)].dep
+    run.next.isNone ? .none : Slot(_assumeNonNegative(deps[Int(run.next.raw)].dep.raw))
   }
 
-  /// The cursor's entry: confirmed or linked by this run (`beginRun` starts it at `.none`).
+  /// The cursor's entry: confirmed or linked by this run (`beginRun` starts it at `.none`);
+  /// its dependency is a row (as in `candidate`).
   @inlinable @inline(__always)
   package func previous(_ run: Run) -> Slot {
-    run.cursor.isNone ? .none : deps[Int(run.cursor.raw)].dep
+    run.cursor.isNone ? .none : Slot(_assumeNonNegative(deps[Int(run.cursor.raw)].dep.raw))
   }
 
   @inlinable @inline(__always)

@@ -11,10 +11,12 @@ extension PrefixReuseEdges {
     return r
   }
 
+  /// An entry's dependency is a row, never `.none`: said to the optimizer, so that the
+  /// read's own test of the candidate folds into these tests (as the pool's `candidate`).
   @inlinable @inline(__always)
   package func candidate(_ run: Run) -> Slot {
     if run.collectStart >= 0 || run.index >= deps.count(of: run.sub) { return .none }
-    return deps.dep(of: run.sub, at: run.index)
+    return Slot(_assumeNonNegative(deps.dep(of: run.sub, at: run.index).raw))
   }
 
   /// Always `.none`: the array layouts leave a repeated read to `track`. Asked for the row at

@@ -113,8 +113,12 @@ extension Graph {
   @inlinable
   func sortQueue() {
     work.queue.withElements { q in
+      // The order column through a copy: a store through a column may alias the hot state,
+      // so the optimizer reloaded its base for every element of this test, which runs on
+      // every flush's queue (most often already sorted).
+      let order = rows.order
       var sorted = true
-      for i in 1..<q.count where rows.order[q[i - 1]] > rows.order[q[i]] {
+      for i in 1..<q.count where order[q[i &- 1]] > order[q[i]] {
         sorted = false
         break
       }

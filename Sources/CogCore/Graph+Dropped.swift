@@ -15,15 +15,14 @@ import CCogStack
 /// since the last sweep (`sweepIfDue`), and when the app asks (`sweepDropped`). A sweep walks
 /// every row (a plain manual row counts as a hold), so "enough" is a quarter of the holds:
 /// sweeping then costs O(1) per hold taken, amortized, and a flush that registered none pays
-/// one comparison. A context can turn
-/// the automatic sweep off (`ContextMaps.sweepsAfterFlush`; the benchmark adapters do, and
-/// sweep untimed: swift/0008-descriptor-lifetime.md).
+/// one comparison. A context can turn the automatic sweep off (`ContextMaps.sweepsAfterFlush`;
+/// the benchmark adapters do, and sweep untimed: swift/0008-descriptor-lifetime.md).
 ///
 /// Releasing a row unlinks its dependencies; those whose descriptors were held only by the
 /// released descriptor's body are dropped in turn (their `deinit` runs inside the release),
-/// and the collector releases them in the same loop (`collectSlow`, while `sweeping`: the
-/// collector's queue keeps every row then). A
-/// chain of a million automatic cogs therefore goes row by row, iteratively.
+/// and the collector releases them in the same loop (`collectSlow`, while the queue's
+/// `sweeping` is set: it keeps every row then). A chain of a million automatic cogs
+/// therefore goes row by row, iteratively.
 extension Graph {
   /// After a flush: sweeps when the holds taken since the last sweep reach a quarter of all
   /// holds.
